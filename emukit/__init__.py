@@ -1,0 +1,3 @@
+"""emukit: drive Android emulators over ADB to build and verify data for GUI world models."""
+
+__version__ = "0.1.0"

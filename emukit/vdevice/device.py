@@ -1,0 +1,318 @@
+"""The virtual device's system: one object that owns the filesystem, the state model, the apps, the window
+manager, the clock and the snapshots. Protocol front ends (ADB transport, console, uiautomator2 server,
+shell) call into it under ``device.lock``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from emukit.vdevice.apps.base import App, Notification
+from emukit.vdevice.faults import Faults
+from emukit.vdevice.fs import DeviceFS
+from emukit.vdevice.state import Activity, ClipState, DeviceState
+
+SCREEN_W, SCREEN_H = 1080, 2400
+DENSITY = 420
+SHARED_STORAGE = "/storage/emulated/0"
+STANDARD_FOLDERS = ("Alarms", "DCIM", "Documents", "Download", "Movies", "Music", "Notifications",
+                    "Pictures", "Podcasts", "Ringtones")
+
+DEFAULT_PROPS = {
+    "ro.build.version.release": "14",
+    "ro.build.version.sdk": "34",
+    "ro.product.model": "sdk_gphone64_x86_64",
+    "ro.product.name": "sdk_gphone64_x86_64",
+    "ro.product.device": "emu64x",
+    "ro.product.manufacturer": "Google",
+    "ro.product.brand": "google",
+    "ro.product.cpu.abi": "x86_64",
+    "ro.build.characteristics": "emulator",
+    "ro.kernel.qemu": "1",
+    "ro.boot.qemu": "1",
+    "ro.hardware": "ranchu",
+    "ro.build.type": "userdebug",
+    "ro.build.tags": "dev-keys",
+    "ro.build.fingerprint": "google/sdk_gphone64_x86_64/emu64x:14/UE1A.230829.036/emukit:userdebug/dev-keys",
+    "ro.serialno": "EMULATOR34X1X1X0",
+    "ro.sf.lcd_density": str(DENSITY),
+    "sys.boot_completed": "1",
+    "dev.bootcomplete": "1",
+    "init.svc.bootanim": "stopped",
+    "persist.sys.timezone": "UTC",
+    "ro.emukit.virtual": "1",
+}
+
+DEFAULT_SETTINGS = {
+    "global": {"auto_time": "1", "auto_time_zone": "1", "window_animation_scale": "1.0",
+               "transition_animation_scale": "1.0", "animator_duration_scale": "1.0",
+               "adb_enabled": "1", "airplane_mode_on": "0", "device_provisioned": "1"},
+    "system": {"time_12_24": "24", "screen_brightness": "128", "font_scale": "1.0"},
+    "secure": {"default_input_method": "com.android.inputmethod.latin/.LatinIME",
+               "android_id": "7b1e0d2c9a4f6e35"},
+}
+
+
+class VirtualDevice:
+    """A complete virtual phone. All mutations happen with :attr:`lock` held."""
+
+    def __init__(self, state_dir: Path, *, avd_name: str = "emukit_virtual", clock_mode: str = "logical",
+                 wipe: bool = False) -> None:
+        from emukit.vdevice.apps.registry import default_apps
+        from emukit.vdevice.snapshots import SnapshotStore
+        from emukit.vdevice.ui.wm import WindowManager
+
+        self.state_dir = Path(state_dir).resolve()
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.avd_name = avd_name
+        self.clock_mode = clock_mode
+        self.lock = threading.RLock()
+        self.faults = Faults()
+        self.fs = DeviceFS(self.state_dir / "fs")
+        self.apps: dict[str, App] = {app.package: app for app in default_apps()}
+        self.snapshots = SnapshotStore(self)
+        self.state = DeviceState()
+        self._host_anchor = time.monotonic()
+        self.u2_ports: dict[int, int] = {}  # tcp ports served by a running uiautomator2 server
+        state_file = self.state_dir / "state.json"
+        if wipe or not state_file.exists():
+            self._first_boot()
+        else:
+            self.state = DeviceState.model_validate_json(state_file.read_text())
+        self.fs.virtual["/proc/uptime"] = self._proc_uptime
+        self.wm = WindowManager(self)
+
+    # ------------------------------------------------------------------ boot and persistence
+    def _first_boot(self) -> None:
+        import shutil
+
+        if self.fs.root.exists():
+            shutil.rmtree(self.fs.root)
+        self.fs.root.mkdir(parents=True)
+        self.state = DeviceState(props=dict(DEFAULT_PROPS),
+                                 settings={k: dict(v) for k, v in DEFAULT_SETTINGS.items()})
+        self.state.props["ro.kernel.qemu.avd_name"] = self.avd_name
+        for folder in ("/system/bin", "/data/local/tmp", "/data/system", "/proc", "/dev", "/etc",
+                       "/storage/emulated", "/sdcard/../mnt"):
+            self.fs.makedirs(folder)
+        for name in STANDARD_FOLDERS:
+            self.fs.makedirs(f"{SHARED_STORAGE}/{name}")
+        self.fs.symlink(SHARED_STORAGE, "/sdcard")
+        self.fs.write_bytes("/etc/hosts", b"127.0.0.1       localhost\n::1             ip6-localhost\n")
+        for app in self.apps.values():
+            self.fs.makedirs(f"/data/data/{app.package}/shared_prefs")
+            self.fs.makedirs(f"/data/data/{app.package}/databases")
+            self.fs.makedirs(f"/data/data/{app.package}/files")
+        launcher = self.launcher_package
+        self.state.back_stack = [Activity(package=launcher, activity=self.apps[launcher].launcher_activity)]
+        self.state.running = [launcher]
+        for app in self.apps.values():
+            if hasattr(app, "install"):
+                app.install(self)
+        self.persist()
+
+    def persist(self) -> None:
+        """Write the state model next to the filesystem (atomic rename)."""
+        path = self.state_dir / "state.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(self.state.model_dump_json(indent=1))
+        os.replace(tmp, path)
+
+    # ------------------------------------------------------------------ clock
+    def wall_ms(self) -> int:
+        self._sync_realtime()
+        return self.state.clock.wall_ms
+
+    def elapsed_ms(self) -> int:
+        self._sync_realtime()
+        return self.state.clock.elapsed_ms
+
+    def _sync_realtime(self) -> None:
+        if self.clock_mode != "realtime":
+            return
+        now = time.monotonic()
+        delta = int((now - self._host_anchor) * 1000)
+        if delta > 0:
+            self._host_anchor += delta / 1000
+            self.state.clock.wall_ms += delta
+            self.state.clock.elapsed_ms += delta
+            self._time_changed()
+
+    def advance(self, ms: int) -> None:
+        """Move both clocks forward by ``ms`` (what a real device does while you wait)."""
+        if ms < 0:
+            raise ValueError("time only moves forward")
+        with self.lock:
+            self.state.clock.wall_ms += ms
+            self.state.clock.elapsed_ms += ms
+            self._time_changed()
+
+    def set_wall_ms(self, wall_ms: int) -> None:
+        """Set the wall clock (``date``); elapsed-realtime is unaffected, as on Android."""
+        with self.lock:
+            self.state.clock.wall_ms = wall_ms
+            self._time_changed()
+
+    def _time_changed(self) -> None:
+        for app in self.apps.values():
+            app.on_time_changed(self)
+
+    def _proc_uptime(self) -> bytes:
+        secs = self.elapsed_ms() / 1000
+        return f"{secs:.2f} {secs * 1.7:.2f}\n".encode()
+
+    # ------------------------------------------------------------------ packages and activities
+    @property
+    def launcher_package(self) -> str:
+        return "com.google.android.apps.nexuslauncher"
+
+    def app(self, package: str) -> App:
+        try:
+            return self.apps[package]
+        except KeyError:
+            raise KeyError(f"Unknown package: {package}") from None
+
+    @property
+    def top(self) -> Activity:
+        return self.state.back_stack[-1]
+
+    def ensure_process(self, package: str) -> None:
+        if package not in self.state.running:
+            self.state.running.append(package)
+            self.state.pids[package] = self.state.next_pid
+            self.state.next_pid += 1
+            self.app(package).on_process_start(self)
+
+    def start_activity(self, package: str, activity: str | None = None,
+                       extras: dict[str, str] | None = None, new_task: bool = True) -> Activity:
+        """``am start``: bring the app's task to front (reusing an existing task like the launcher does)."""
+        with self.lock:
+            app = self.app(package)
+            name = activity or app.launcher_activity
+            full = app.full_activity(name)
+            short = "." + full[len(package) + 1:] if full.startswith(package + ".") else full
+            if short not in app.activities and full not in app.activities:
+                raise KeyError(f"Activity class {{{package}/{full}}} does not exist.")
+            self.ensure_process(package)
+            self.state.ui.shade_open = False
+            self.state.ui.focused_id = None
+            if package == self.launcher_package:
+                self.state.back_stack = [a for a in self.state.back_stack if a.package == package][:1] or [
+                    Activity(package=package, activity=app.launcher_activity)]
+                return self.top
+            existing = [a for a in self.state.back_stack if a.package == package]
+            if existing and activity is None:
+                # resume the task as it was
+                others = [a for a in self.state.back_stack if a.package != package]
+                self.state.back_stack = others + existing
+                return self.top
+            if new_task:
+                self.state.back_stack = [a for a in self.state.back_stack if a.package != package]
+            act = Activity(package=package, activity=short)
+            app.on_create(self, act, dict(extras or {}))
+            self.state.back_stack.append(act)
+            return act
+
+    def push_activity(self, package: str, activity: str, state: dict | None = None) -> Activity:
+        """An app opening another of its own screens on top of the current one."""
+        with self.lock:
+            act = Activity(package=package, activity=activity, state=dict(state or {}))
+            self.app(package).on_create(self, act, {})
+            self.state.back_stack.append(act)
+            self.state.ui.focused_id = None
+            return act
+
+    def finish_top(self) -> None:
+        """Finish the top activity; the launcher is never finished."""
+        with self.lock:
+            if len(self.state.back_stack) > 1:
+                self.state.back_stack.pop()
+            self.state.ui.focused_id = None
+
+    def go_home(self) -> None:
+        self.start_activity(self.launcher_package)
+
+    def force_stop(self, package: str) -> None:
+        """``am force-stop``: kill the process and remove its activities."""
+        with self.lock:
+            if package not in self.apps:
+                return
+            if package in self.state.running:
+                self.app(package).on_process_stop(self)
+                self.state.running.remove(package)
+            self.state.pids.pop(package, None)
+            self.state.app_data.pop(package, None)
+            self.state.back_stack = [a for a in self.state.back_stack if a.package != package]
+            if not self.state.back_stack:
+                launcher = self.launcher_package
+                self.ensure_process(launcher)
+                self.state.back_stack = [Activity(package=launcher,
+                                                  activity=self.apps[launcher].launcher_activity)]
+            self.state.ui.focused_id = None
+
+    def crash_foreground(self) -> str:
+        """Fault injection: the foreground app dies as if it had thrown; returns its package."""
+        with self.lock:
+            pkg = self.top.package
+            if pkg == self.launcher_package:
+                return pkg
+            self.force_stop(pkg)
+            self.state.ui.toast = f"{self.app(pkg).label} has stopped"
+            return pkg
+
+    def current_focus(self) -> tuple[str, str]:
+        top = self.top
+        app = self.app(top.package)
+        return top.package, app.full_activity(top.activity)
+
+    def notifications(self) -> list[Notification]:
+        out: list[Notification] = []
+        for pkg in sorted(self.apps):
+            out.extend(self.apps[pkg].notifications(self))
+        return out
+
+    # ------------------------------------------------------------------ clipboard
+    def set_clip(self, text: str, label: str = "") -> None:
+        with self.lock:
+            self.state.clip = ClipState(label=label, text=text)
+
+    def get_clip(self) -> ClipState | None:
+        return self.state.clip
+
+    # ------------------------------------------------------------------ screen and input (window manager)
+    def screenshot_png(self) -> bytes:
+        with self.lock:
+            return self.wm.screenshot_png()
+
+    def hierarchy_xml(self, max_depth: int | None = None) -> str:
+        with self.lock:
+            return self.wm.hierarchy_xml(max_depth=max_depth)
+
+    # ------------------------------------------------------------------ helpers for apps
+    def read_json(self, path: str, default: object = None) -> object:
+        try:
+            return json.loads(self.fs.read_bytes(path))
+        except OSError:
+            return default
+
+    def packages(self) -> Iterable[App]:
+        return (self.apps[p] for p in sorted(self.apps))
+
+    # ------------------------------------------------------------------ uiautomator2 server registration
+    def u2_listen(self, port: int) -> None:
+        """The uiautomator2 server (``app_process ... com.wetest.uia2.Main -p PORT``) started listening."""
+        with self.lock:
+            self.u2_ports[port] = self.u2_ports.get(port, 0) + 1
+
+    def u2_unlisten(self, port: int) -> None:
+        with self.lock:
+            left = self.u2_ports.get(port, 0) - 1
+            if left > 0:
+                self.u2_ports[port] = left
+            else:
+                self.u2_ports.pop(port, None)
