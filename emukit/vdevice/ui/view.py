@@ -27,13 +27,19 @@ class Style:
     border: Color | None = None
     border_width: int = 0
     align: str = "left"  # left | center | right
-    valign: str = "center"  # top | center
+    valign: str = "center"  # top | center | bottom
     padding: int = 0
     icon: str | None = None  # name of a vector icon drawn by the renderer
     icon_color: Color | None = None
     icon_size: int | None = None
     max_lines: int = 1
     elevation: int = 0  # draws a soft shadow below cards and dialogs
+    # additions used by the renderer (all optional) -------------------------------------------------
+    bg_alpha: int = 255  # opacity of ``bg`` (a scrim is ``bg=(0, 0, 0), bg_alpha=130``)
+    bg2: Color | None = None  # with ``bg``: vertical gradient from ``bg`` (top) to ``bg2`` (bottom)
+    icon_pos: str = "left"  # left | top | right: where the icon goes when the view also shows text
+    icon_bg: Color | None = None  # a filled circle drawn behind the icon (launcher icons, tonal buttons)
+    show_desc: bool = False  # draw ``content_desc`` as the label when ``text`` is empty (keyboard keys)
 
 
 @dataclass
@@ -69,6 +75,7 @@ class View:
     on_drag: Callable[[int, int, int, int], object] | None = None  # (x1, y1, x2, y2) from this view
     on_scroll: Callable[[int], object] | None = None  # dy in px (positive = content moves up)
     on_long_click_at: Callable[[int, int], object] | None = None  # long press with coordinates
+    on_submit: Callable[[], object] | None = None  # editable: IME action / ENTER on a single-line field
 
     # ------------------------------------------------------------------ tree helpers
     def add(self, *views: View) -> View:

@@ -1,32 +1,213 @@
-"""PLACEHOLDER window manager, to be replaced by the real one (compose windows, render, dispatch input)."""
+"""The window manager: composes the screen from the top activity and system UI, renders it and takes input.
+
+Windows, bottom first: the app (top activity, built into the frame between the system bars, shrunk above
+the keyboard while one shows, like ``adjustResize``), status bar, navigation bar, soft keyboard (while an
+editable view is focused), Overview, notification shade and toast. Screenshots are cached by the render
+relevant content of the composed tree, so an unchanged screen costs one tree build.
+
+Input dispatch (tap / long press / swipe / drag / keys / text, and raw touch events classified into those)
+lives in :class:`emukit.vdevice.ui.input.InputMixin`. All methods expect ``device.lock`` to be held by the
+caller; they take it again (it is an RLock) so direct calls are safe too.
+"""
 
 from __future__ import annotations
 
-import io
+from collections import OrderedDict
+from dataclasses import replace
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from emukit.vdevice.ui.view import View, hierarchy_xml
+from emukit.vdevice.ui import systemui, theme
+from emukit.vdevice.ui.editing import field_key
+from emukit.vdevice.ui.input import InputMixin
+from emukit.vdevice.ui.keyboard import keyboard
+from emukit.vdevice.ui.png import encode_png
+from emukit.vdevice.ui.render import render
+from emukit.vdevice.ui.view import Bounds, View, hierarchy_xml
+
+if TYPE_CHECKING:
+    from emukit.vdevice.device import VirtualDevice
+
+SCREEN_W, SCREEN_H = theme.SCREEN_W, theme.SCREEN_H
+STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
+CACHE_SIZE = 12
 
 
-class WindowManager:
-    def __init__(self, device) -> None:
+def _signature(view: View, out: list[tuple]) -> None:
+    """Append what the renderer reads from ``view`` and its visible subtree (callbacks excluded).
+
+    List values (colours or bounds read back from JSON state) are turned into tuples on the way.
+    """
+    children = [c for c in view.children if c.visible]
+    s = view.style
+    values = vars(s)
+    for name, value in values.items():
+        if isinstance(value, list):  # colours loaded from JSON state: make them hashable tuples for PIL too
+            values[name] = tuple(value)
+    if isinstance(view.bounds, list):
+        view.bounds = tuple(view.bounds)  # type: ignore[assignment]
+    out.append((view.cls, view.bounds, view.text, view.hint, view.content_desc if s.show_desc else "",
+                tuple(values.values()), view.checkable, view.checked, view.enabled, view.focused,
+                view.editable, view.password, len(children)))
+    for child in children:
+        _signature(child, out)
+
+
+def _clipped(view: View, clip: Bounds) -> View | None:
+    """A copy of the visible subtree with bounds cut to ``clip``; ``None`` when nothing of it shows."""
+    if not view.visible:
+        return None
+    left, top = max(view.bounds[0], clip[0]), max(view.bounds[1], clip[1])
+    right, bottom = min(view.bounds[2], clip[2]), min(view.bounds[3], clip[3])
+    if left >= right or top >= bottom:
+        return None
+    box = (left, top, right, bottom)
+    children = [c for c in (_clipped(child, box) for child in view.children) if c is not None]
+    return replace(view, bounds=box, children=children)
+
+
+class WindowManager(InputMixin):
+    """Composes, renders and drives the virtual screen of one :class:`VirtualDevice`."""
+
+    def __init__(self, device: VirtualDevice) -> None:
         self.device = device
+        self._overview: list[tuple[str, str]] | None = None  # back stack when Overview opened
+        self._cache: OrderedDict[tuple, list] = OrderedDict()
+        super().__init__()
 
+    # ------------------------------------------------------------------ composition
     def windows(self) -> list[View]:
-        top = self.device.top
-        app = self.device.app(top.package)
-        root = app.build(self.device, top, (0, 84, 1080, 2274))
-        root.fill_package(top.package)
-        return [root]
+        """The composed screen, bottom window first."""
+        with self.device.lock:
+            ui = self.device.state.ui
+            app_win, field = None, None
+            if ui.focused_id is not None:  # adjustResize: the app sits above the keyboard
+                app_win = self._app_window((0, STATUS_H, SCREEN_W, theme.KEYBOARD_TOP))
+                field = self._mark_focus(app_win)
+                if field is None:
+                    self._clear_focus()
+            if field is None:
+                app_win = self._app_window(theme.APP_FRAME)
+            assert app_win is not None
+            if app_win.style.bg is None:
+                app_win.style.bg = theme.BACKGROUND
+            top_bg = app_win.style.bg
+            dark = ui.shade_open or self.overview_open
+            bottom_bg = theme.DARK_SURFACE if dark else (app_win.style.bg2 or top_bg)
+            wins = [app_win, systemui.status_bar(self.device, top_bg),
+                    systemui.navigation_bar(self, bottom_bg, field is not None)]
+            if field is not None:
+                self.attach_text_menu(app_win, field)
+                multi = field.style.max_lines > 1
+                wins.append(keyboard(self, self.symbols, ui.keyboard_shift, "Enter" if multi else "Done"))
+            if self.overview_open:
+                wins.append(systemui.overview(self))
+            if ui.shade_open:
+                wins.append(systemui.notification_shade(self))
+            if ui.toast:
+                wins.append(systemui.toast(ui.toast))
+            for win in wins[1:]:
+                win.fill_package(systemui.SYSTEMUI)
+            return wins
 
+    def _app_window(self, frame: Bounds) -> View:
+        device = self.device
+        for _ in range(4):
+            act = device.top
+            app = device.app(act.package)
+            try:
+                root = app.build(device, act, frame)
+            except Exception:
+                if not self.crash_on_error or act.package == device.launcher_package:
+                    raise
+                self._crash(act.package)
+                continue
+            root.fill_package(act.package)
+            return root
+        raise RuntimeError("no activity could be built")
+
+    def _mark_focus(self, app_win: View) -> View | None:
+        """Find the focused editable in the app window and mark it ``focused``."""
+        key = self.device.state.ui.focused_id
+        field = app_win.find(lambda v: v.editable and field_key(v) == key)
+        if field is not None:
+            field.focused = True
+        return field
+
+    def find_view(self, pred: Callable[[View], bool]) -> View | None:
+        """The first visible view (any window, bottom window first, document order) matching ``pred``."""
+        with self.device.lock:
+            for win in self.windows():
+                found = win.find(pred)
+                if found is not None:
+                    return found
+        return None
+
+    # ------------------------------------------------------------------ Overview (recents)
+    @property
+    def overview_open(self) -> bool:
+        """Overview shows until closed or until the back stack changes underneath it."""
+        if self._overview is None:
+            return False
+        if self._overview != self._stack_signature():
+            self._overview = None
+        return self._overview is not None
+
+    def _stack_signature(self) -> list[tuple[str, str]]:
+        return [(a.package, a.activity) for a in self.device.state.back_stack]
+
+    def open_overview(self) -> None:
+        self._clear_focus()
+        self.device.state.ui.shade_open = False
+        self._overview = self._stack_signature()
+
+    def close_overview(self) -> None:
+        self._overview = None
+
+    def clear_recents(self, packages: list[str]) -> None:
+        """Overview's "Clear all": close every task and go home."""
+        self._overview = None
+        for pkg in packages:
+            self.device.force_stop(pkg)
+        self.device.go_home()
+
+    # ------------------------------------------------------------------ output
     def hierarchy_xml(self, max_depth: int | None = None) -> str:
-        return hierarchy_xml(self.windows(), max_depth=max_depth)
+        """uiautomator's window dump of the composed screen.
+
+        Like ``AccessibilityNodeInfo.getBoundsInScreen`` the bounds are the visible part of each node
+        (clipped to its parent and the screen) and nodes scrolled out of sight are left out.
+        """
+        with self.device.lock:
+            screen = (0, 0, SCREEN_W, SCREEN_H)
+            clipped = [c for c in (_clipped(w, screen) for w in self.windows()) if c is not None]
+            return hierarchy_xml(clipped, max_depth=max_depth)
+
+    def _rendered(self, want_png: bool) -> list:
+        with self.device.lock:
+            wins = self.windows()
+            sig: list[tuple] = []
+            for win in wins:
+                _signature(win, sig)
+            key = (tuple(sig), self.device.state.ui.cursor if self.device.state.ui.focused_id else None)
+            entry = self._cache.get(key)
+            if entry is None:
+                entry = [render(wins, key[1]), None]
+                self._cache[key] = entry
+                while len(self._cache) > CACHE_SIZE:
+                    self._cache.popitem(last=False)
+            else:
+                self._cache.move_to_end(key)
+        if want_png and entry[1] is None:
+            entry[1] = encode_png(entry[0])
+        return entry
 
     def screenshot_image(self) -> Image.Image:
-        return Image.new("RGB", (1080, 2400), (255, 255, 255))
+        """The screen as a fresh RGB 1080x2400 image (a copy: callers may draw on it)."""
+        return self._rendered(False)[0].copy()
 
     def screenshot_png(self) -> bytes:
-        buf = io.BytesIO()
-        self.screenshot_image().save(buf, format="PNG", compress_level=1)
-        return buf.getvalue()
+        """The screen as PNG bytes; byte-identical for the same screen content."""
+        return self._rendered(True)[1]
