@@ -316,3 +316,21 @@ class VirtualDevice:
                 self.u2_ports[port] = left
             else:
                 self.u2_ports.pop(port, None)
+
+    # ------------------------------------------------------------------ reboot
+    def reboot(self) -> None:
+        """Processes die, the launcher comes up, elapsed-realtime restarts; files and wall time persist."""
+        from emukit.vdevice.state import DEFAULT_ELAPSED_MS, UiState
+
+        with self.lock:
+            for pkg in list(self.state.running):
+                self.app(pkg).on_process_stop(self)
+            self.state.running, self.state.pids, self.state.app_data = [], {}, {}
+            self.state.ui = UiState()
+            self.state.rooted = False
+            self.state.clock.elapsed_ms = DEFAULT_ELAPSED_MS
+            launcher = self.launcher_package
+            self.ensure_process(launcher)
+            self.state.back_stack = [Activity(package=launcher, activity=self.apps[launcher].launcher_activity)]
+            self._time_changed()
+            self.persist()

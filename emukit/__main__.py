@@ -1,0 +1,5 @@
+import sys
+
+from emukit.cli import main
+
+sys.exit(main())

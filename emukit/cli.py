@@ -1,0 +1,59 @@
+"""The single command-line entry point: ``emukit <command> ...``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from emukit import __version__
+
+
+def default_home() -> Path:
+    """Where emukit keeps per-user data (virtual device state, default data dir): ``$EMUKIT_HOME``."""
+    return Path(os.environ.get("EMUKIT_HOME", Path.home() / ".emukit"))
+
+
+def _cmd_vdevice_serve(args: argparse.Namespace) -> int:
+    from emukit.vdevice.server import serve
+
+    state_dir = args.state_dir or default_home() / "vdevices" / f"emulator-{args.port - 1}"
+    try:
+        serve(args.port, Path(state_dir), avd_name=args.avd_name, clock_mode=args.clock,
+              wipe=args.wipe_data, register=not args.no_register)
+    except (OSError, ValueError) as exc:
+        print(f"emukit vdevice serve: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="emukit", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"emukit {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    vdev = sub.add_parser("vdevice", help="run and inspect virtual devices")
+    vsub = vdev.add_subparsers(dest="vcommand", required=True)
+    serve = vsub.add_parser("serve", help="run a virtual device in the foreground")
+    serve.add_argument("--port", type=int, default=5555,
+                       help="adb transport port (odd; the console listens on PORT-1, serial emulator-(PORT-1))")
+    serve.add_argument("--state-dir", type=Path, default=None,
+                       help="device state folder (default: $EMUKIT_HOME/vdevices/emulator-N)")
+    serve.add_argument("--avd-name", default="emukit_virtual", help="name reported by 'avd name'")
+    serve.add_argument("--clock", choices=("logical", "realtime"), default="logical",
+                       help="logical: time moves only when told (default); realtime: follows the host")
+    serve.add_argument("--wipe-data", action="store_true", help="start from a fresh device")
+    serve.add_argument("--no-register", action="store_true",
+                       help="do not start/notify the adb server (it still finds ports 5555-5585 at its start)")
+    serve.set_defaults(func=_cmd_vdevice_serve)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

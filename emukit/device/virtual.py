@@ -1,0 +1,104 @@
+"""Start and stop virtual devices (``emukit vdevice serve`` processes) for the driver, tests and the builder.
+
+The rest of emukit reaches a virtual device only through adb, exactly like an emulator; this module only
+launches the process and waits until the adb server lists it as ``device``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from emukit.device.adbserver import AdbServer
+from emukit.errors import DeviceError
+
+FIRST_TEST_PORT = 20001  # outside 5555-5585, which every adb server scans at start
+
+
+def port_pair_free(adb_port: int) -> bool:
+    """Both the adb port and the console port (adb port - 1) can be bound on loopback."""
+    for port in (adb_port - 1, adb_port):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
+
+
+def free_adb_ports(count: int, start: int = FIRST_TEST_PORT) -> list[int]:
+    """``count`` odd adb ports whose console ports are free too."""
+    ports: list[int] = []
+    port = start | 1
+    while len(ports) < count:
+        if port > 65535:
+            raise DeviceError("no free port pairs left on 127.0.0.1")
+        if port_pair_free(port):
+            ports.append(port)
+        port += 2
+    return ports
+
+
+class VirtualDeviceProcess:
+    """One ``emukit vdevice serve`` child process."""
+
+    def __init__(self, adb_port: int, state_dir: Path, server: AdbServer, *, wipe: bool = True,
+                 clock: str = "logical", log_path: Path | None = None) -> None:
+        self.adb_port = adb_port
+        self.state_dir = Path(state_dir)
+        self.server = server
+        self.wipe = wipe
+        self.clock = clock
+        self.log_path = log_path or self.state_dir.with_suffix(".log")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def serial(self) -> str:
+        return f"emulator-{self.adb_port - 1}"
+
+    def start(self, timeout: float = 30.0) -> str:
+        """Launch the process and wait until adb lists it as ``device``; returns the serial."""
+        self.state_dir.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, "-m", "emukit", "vdevice", "serve", "--port", str(self.adb_port),
+               "--state-dir", str(self.state_dir), "--clock", self.clock]
+        if self.wipe:
+            cmd.append("--wipe-data")
+        env = dict(self.server.env)
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                     start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise DeviceError(f"virtual device {self.serial} exited with {self.proc.returncode}; "
+                                  f"see {self.log_path}")
+            if self.server.state(self.serial) == "device":
+                return self.serial
+            time.sleep(0.05)
+        self.stop()
+        raise DeviceError(f"virtual device {self.serial} did not come up within {timeout:.0f} s; "
+                          f"see {self.log_path}")
+
+    def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM, then SIGKILL after ``timeout``; returns the exit code."""
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else None
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            return self.proc.wait(5)
+
+    def __enter__(self) -> VirtualDeviceProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,333 @@
+"""The virtual device process: ADB transport and console listeners on 127.0.0.1, registration with the adb
+server (the way an emulator announces itself), ADB services, faults, and clean shutdown."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from emukit.vdevice.console import ConsoleSession, load_or_create_token
+from emukit.vdevice.device import VirtualDevice
+from emukit.vdevice.sync import SyncSession
+from emukit.vdevice.transport import Connection, Stream, StreamClosed, banner_for
+
+log = logging.getLogger(__name__)
+
+LOOPBACK = "127.0.0.1"
+DEFAULT_ADB_SERVER_PORT = 5037
+
+
+def adb_server_port() -> int:
+    return int(os.environ.get("ANDROID_ADB_SERVER_PORT", DEFAULT_ADB_SERVER_PORT))
+
+
+def adb_binary() -> str:
+    """The adb executable: ``$ADBUTILS_ADB_PATH``, ``adb`` on PATH, or the one in the adbutils wheel."""
+    from adbutils import adb_path
+
+    return adb_path()
+
+
+def ensure_adb_server(port: int, timeout: float = 15.0) -> None:
+    """Start the adb server on ``port`` unless one answers there."""
+    try:
+        socket.create_connection((LOOPBACK, port), timeout=1).close()
+        return
+    except OSError:
+        pass
+    subprocess.run([adb_binary(), "-P", str(port), "start-server"], check=True, timeout=timeout,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def register_emulator(adb_port: int, server_port: int) -> bool:
+    """Send ``host:emulator:<adb_port>`` to the adb server, as an emulator does on boot."""
+    request = f"host:emulator:{adb_port}".encode()
+    try:
+        with socket.create_connection((LOOPBACK, server_port), timeout=2) as sock:
+            sock.sendall(b"%04x" % len(request) + request)
+        return True
+    except OSError as exc:
+        log.warning("could not register with the adb server on port %d: %s", server_port, exc)
+        return False
+
+
+class DeviceServer:
+    """Runs one :class:`VirtualDevice` behind an adb transport port and a console port."""
+
+    def __init__(self, device: VirtualDevice, adb_port: int, server_port: int | None = None) -> None:
+        if adb_port % 2 == 0:
+            raise ValueError(f"adb port must be odd (console = adb port - 1), got {adb_port}")
+        self.device = device
+        self.adb_port = adb_port
+        self.console_port = adb_port - 1
+        self.server_port = server_port or adb_server_port()
+        self.stopped = threading.Event()
+        self.connections: set[Connection] = set()
+        self._clock = threading.Lock()
+        self._listeners: list[socket.socket] = []
+
+    @property
+    def serial(self) -> str:
+        return f"emulator-{self.console_port}"
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self, register: bool = True) -> None:
+        load_or_create_token()  # like the emulator: the token file exists before anyone connects
+        self._listeners = [self._listen(self.console_port), self._listen(self.adb_port)]
+        threading.Thread(target=self._accept_loop, args=(self._listeners[0], self._on_console),
+                         daemon=True, name="console-accept").start()
+        threading.Thread(target=self._accept_loop, args=(self._listeners[1], self._on_adb),
+                         daemon=True, name="adb-accept").start()
+        threading.Thread(target=self._fault_watch, daemon=True, name="faults").start()
+        if register:
+            ensure_adb_server(self.server_port)
+            register_emulator(self.adb_port, self.server_port)
+
+    @staticmethod
+    def _listen(port: int) -> socket.socket:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((LOOPBACK, port))
+        except OSError as exc:
+            sock.close()
+            raise OSError(exc.errno, f"port {port} on {LOOPBACK} is not free: {exc.strerror}") from None
+        sock.listen(16)
+        return sock
+
+    def serve_forever(self) -> None:
+        """Block until SIGINT/SIGTERM, ``adb emu kill`` or :meth:`stop`."""
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: self.stopped.set())
+        while not self.stopped.wait(0.5):
+            pass
+        self.shutdown()
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def shutdown(self) -> None:
+        self.stopped.set()
+        for sock in self._listeners:
+            try:
+                sock.close()
+            except OSError:
+                pass
+        self.drop_connections()
+        with self.device.lock:
+            self.device.persist()
+
+    def drop_connections(self) -> None:
+        with self._clock:
+            conns = list(self.connections)
+        for conn in conns:
+            conn.shutdown()
+
+    # ------------------------------------------------------------------ accept loops
+    def _accept_loop(self, listener: socket.socket, handler) -> None:
+        while not self.stopped.is_set():
+            try:
+                sock, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=handler, args=(sock,), daemon=True).start()
+
+    def _on_console(self, sock: socket.socket) -> None:
+        ConsoleSession(sock, self.device, on_kill=self.stop, on_fault=self.fault).serve()
+
+    def _on_adb(self, sock: socket.socket) -> None:
+        if self.device.faults.offline:
+            sock.close()
+            return
+        conn = Connection(sock, banner_for(self.device.state.props), self.resolve, self.device.faults)
+        with self._clock:
+            self.connections.add(conn)
+        try:
+            conn.serve()
+        finally:
+            with self._clock:
+                self.connections.discard(conn)
+
+    # ------------------------------------------------------------------ faults
+    def fault(self, name: str, args: list[str]) -> str:
+        """Console ``fault`` commands; returns the status text."""
+        faults = self.device.faults
+        name = name.lower()
+        if name == "clear":
+            faults.clear()
+        elif name == "drop":
+            self.drop_connections()
+            self._reregister_later(0.2)
+        elif name == "offline":
+            seconds = float(args[0]) if args else 5.0
+            faults.go_offline(seconds)
+            self.drop_connections()
+        elif name == "delay":
+            faults.delay_ms = int(args[0]) if args else 0
+        elif name == "crash":
+            return f"crashed {self.device.crash_foreground()}"
+        elif name == "corrupt":
+            faults.corrupt_next = int(args[0]) if args else 1
+        elif name != "status":
+            raise ValueError(f"unknown fault {name!r} (status|clear|drop|offline S|delay MS|crash|corrupt N)")
+        return faults.describe()
+
+    def _reregister_later(self, delay: float) -> None:
+        def run() -> None:
+            time.sleep(delay)
+            if not self.stopped.is_set():
+                register_emulator(self.adb_port, self.server_port)
+        threading.Thread(target=run, daemon=True).start()
+
+    def _fault_watch(self) -> None:
+        """Announce the device again when an offline period ends."""
+        faults = self.device.faults
+        was_offline = False
+        while not self.stopped.wait(0.1):
+            if faults.drop_requested.is_set() and faults.offline:
+                was_offline = True
+                faults.drop_requested.clear()
+            if was_offline and not faults.offline:
+                was_offline = False
+                register_emulator(self.adb_port, self.server_port)
+
+    # ------------------------------------------------------------------ services
+    def resolve(self, service: str):
+        """Handler for an ADB service name, or None to refuse it."""
+        if service.startswith(("shell:", "exec:")):
+            return self._shell_v1
+        if service.startswith("shell,") and ":" in service:
+            opts = service.split(":", 1)[0].split(",")
+            return self._shell_v2 if "v2" in opts else self._shell_v1
+        if service.startswith("sync:"):
+            return lambda stream, _svc: SyncSession(stream, self.device.fs).serve()
+        if service.startswith("tcp:"):
+            try:
+                port = int(service[4:].split(":")[0])
+            except ValueError:
+                return None
+            if port not in self.device.u2_ports:
+                return None
+            return self._u2
+        if service.startswith(("root:", "unroot:")):
+            return self._root
+        if service.startswith("reboot:"):
+            return self._reboot
+        return None
+
+    def _command_of(self, service: str) -> str:
+        return service.split(":", 1)[1] if ":" in service else ""
+
+    def _run(self, command: str, out, err, closed: threading.Event) -> int:
+        from emukit.vdevice.shell import run_shell
+
+        return run_shell(self.device, command, out, err, b"", closed)
+
+    def _shell_v1(self, stream: Stream, service: str) -> None:
+        command = self._command_of(service)
+        if not command.strip():
+            self._interactive(stream)
+            return
+        corrupt = self.device.faults.take_corruption()
+
+        def write(data: bytes) -> None:
+            if data:
+                stream.send(_corrupt(data) if corrupt else data)
+
+        closed = self._closed_event(stream)
+        self._run(command, write, write, closed)
+
+    def _interactive(self, stream: Stream) -> None:
+        prompt = lambda: ("emu64x:/ # " if self.device.state.rooted else "emu64x:/ $ ").encode()
+        closed = self._closed_event(stream)
+        stream.send(prompt())
+        pending = b""
+        while True:
+            data = stream.recv()
+            if not data:
+                return
+            pending += data
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                text = line.decode("utf-8", "replace").strip()
+                if text in ("exit", "logout"):
+                    return
+                if text:
+                    self._run(text, stream.send, stream.send, closed)
+                stream.send(prompt())
+
+    def _shell_v2(self, stream: Stream, service: str) -> None:
+        command = self._command_of(service)
+        corrupt = self.device.faults.take_corruption()
+
+        def packet(ident: int):
+            def write(data: bytes) -> None:
+                if data:
+                    payload = _corrupt(data) if corrupt else data
+                    stream.send(struct.pack("<BI", ident, len(payload)) + payload)
+            return write
+
+        closed = self._closed_event(stream)
+        if not command.strip():
+            command = "true"
+        code = self._run(command, packet(1), packet(2), closed)
+        stream.send(struct.pack("<BIB", 3, 1, code & 0xFF))
+
+    @staticmethod
+    def _closed_event(stream: Stream) -> threading.Event:
+        """Set when the host closes the stream (for long-running commands)."""
+        return stream.closed
+
+    def _u2(self, stream: Stream, _service: str) -> None:
+        from emukit.vdevice.u2server import serve_connection
+
+        def send(data: bytes) -> None:
+            stream.send(data)
+
+        serve_connection(self.device, stream.recv, send)
+
+    def _root(self, stream: Stream, service: str) -> None:
+        want_root = service.startswith("root:")
+        with self.device.lock:
+            already = self.device.state.rooted == want_root
+            self.device.state.rooted = want_root
+        if want_root:
+            stream.send(b"adbd is already running as root\n" if already else b"restarting adbd as root\n")
+        else:
+            stream.send(b"adbd not running as root\n" if already else b"restarting adbd as non root\n")
+        if not already:
+            # adbd restarts: the transport goes away and the server reconnects to the emulator port.
+            stream.close()
+            time.sleep(0.05)
+            self.drop_connections()
+            self._reregister_later(0.05)
+
+    def _reboot(self, stream: Stream, _service: str) -> None:
+        stream.close()
+        with self.device.lock:
+            self.device.reboot()
+        self.drop_connections()
+        self._reregister_later(0.2)
+
+
+def _corrupt(data: bytes) -> bytes:
+    """Fault injection: flip every byte of a reply."""
+    return bytes(b ^ 0xFF for b in data)
+
+
+def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: bool,
+          register: bool = True) -> None:
+    """Entry point of ``emukit vdevice serve``."""
+    device = VirtualDevice(state_dir, avd_name=avd_name, clock_mode=clock_mode, wipe=wipe)
+    server = DeviceServer(device, port)
+    server.start(register=register)
+    print(f"{server.serial} ready (adb 127.0.0.1:{server.adb_port}, console {server.console_port}, "
+          f"state {device.state_dir})", flush=True)
+    server.serve_forever()
