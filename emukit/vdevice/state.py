@@ -48,6 +48,9 @@ class UiState(BaseModel):
     keyboard_shift: bool = False
     shade_open: bool = False
     toast: str | None = None
+    keyboard_symbols: bool = False  # the soft keyboard shows its symbols layer
+    text_menu: tuple[str, bool] | None = None  # floating text toolbar: (field key, whole text selected)
+    overview: list[tuple[str, str]] | None = None  # back stack signature while Overview (recents) shows
 
 
 class DeviceState(BaseModel):

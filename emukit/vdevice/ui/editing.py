@@ -36,8 +36,27 @@ class EditingMixin:
     device: VirtualDevice
 
     def __init__(self) -> None:
-        self.symbols = False  # the keyboard shows its symbols layer (transient, like the real IME)
-        self.text_menu: tuple[str, bool] | None = None  # (field key, all selected) of the floating toolbar
+        pass
+
+    # Editing state lives in the device state (so snapshots capture it), exposed as attributes here.
+    @property
+    def symbols(self) -> bool:
+        """The keyboard shows its symbols layer."""
+        return self.device.state.ui.keyboard_symbols
+
+    @symbols.setter
+    def symbols(self, value: bool) -> None:
+        self.device.state.ui.keyboard_symbols = value
+
+    @property
+    def text_menu(self) -> tuple[str, bool] | None:
+        """(field key, whole text selected) of the floating text toolbar, or None."""
+        menu = self.device.state.ui.text_menu
+        return (menu[0], menu[1]) if menu else None
+
+    @text_menu.setter
+    def text_menu(self, value: tuple[str, bool] | None) -> None:
+        self.device.state.ui.text_menu = value
 
     # --------------------------------------------------------------- provided by the other mixins / WM
     def windows(self) -> list[View]:  # pragma: no cover - implemented by WindowManager

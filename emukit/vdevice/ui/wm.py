@@ -73,7 +73,6 @@ class WindowManager(InputMixin):
 
     def __init__(self, device: VirtualDevice) -> None:
         self.device = device
-        self._overview: list[tuple[str, str]] | None = None  # back stack when Overview opened
         self._cache: OrderedDict[tuple, list] = OrderedDict()
         super().__init__()
 
@@ -146,6 +145,16 @@ class WindowManager(InputMixin):
         return None
 
     # ------------------------------------------------------------------ Overview (recents)
+    @property
+    def _overview(self) -> list[tuple[str, str]] | None:
+        """Back stack signature when Overview opened (kept in the device state)."""
+        sig = self.device.state.ui.overview
+        return [tuple(x) for x in sig] if sig is not None else None  # type: ignore[misc]
+
+    @_overview.setter
+    def _overview(self, value: list[tuple[str, str]] | None) -> None:
+        self.device.state.ui.overview = value
+
     @property
     def overview_open(self) -> bool:
         """Overview shows until closed or until the back stack changes underneath it."""
