@@ -1,0 +1,304 @@
+"""``dumpsys`` services (window, activity, package, display, battery, power, alarm, input_method,
+notification, meminfo, cpuinfo, gfxinfo) and ``wm``, in the shapes adbutils/uiautomator2 parse."""
+
+from __future__ import annotations
+
+import zlib
+from typing import TYPE_CHECKING
+
+from emukit.vdevice.shell.commands.base import Ctx, command
+from emukit.vdevice.shell.commands.datecmd import format_time
+from emukit.vdevice.shell.commands.fsutil import app_uid
+from emukit.vdevice.shell.commands.packages import apk_path, is_system
+from emukit.vdevice.shell.commands.procs import pid_of
+from emukit.vdevice.state import DEFAULT_WALL_MS
+
+if TYPE_CHECKING:
+    from emukit.vdevice.device import VirtualDevice
+
+W, H, DPI = 1080, 2400, 420
+SERVICES = ("activity", "alarm", "battery", "cpuinfo", "display", "gfxinfo", "input_method", "meminfo",
+            "notification", "package", "power", "window")
+
+
+def _hash(text: str) -> str:
+    return f"{zlib.crc32(text.encode()) & 0xFFFFFFF:x}"
+
+
+def task_id(device: VirtualDevice, package: str) -> int:
+    names = sorted(device.apps)
+    return 10 + (names.index(package) if package in names else len(names))
+
+
+def _record(device: VirtualDevice, package: str, activity: str) -> str:
+    full = device.app(package).full_activity(activity) if package in device.apps else activity
+    return f"ActivityRecord{{{_hash('ar' + package + full)} u0 {package}/{full} t{task_id(device, package)}}}"
+
+
+def _window(package: str, full: str) -> str:
+    return f"Window{{{_hash('w' + package + full)} u0 {package}/{full}}}"
+
+
+def _dump_window(ctx: Ctx) -> str:
+    device = ctx.device
+    pkg, full = device.current_focus()
+    shade = bool(device.state.ui.shade_open)
+    focus = f"Window{{{_hash('shade')} u0 NotificationShade}}" if shade else _window(pkg, full)
+    lines = ["WINDOW MANAGER WINDOWS (dumpsys window windows)",
+             f"  Window #0 Window{{{_hash('shade')} u0 NotificationShade}}:",
+             "    mDisplayId=0 rootTaskId=1 mSession=Session{4b1d2c0 1050:u0a10127} mClient=android.os.BinderProxy",
+             "    mOwnerUid=10127 showForAllUsers=true package=com.android.systemui appop=NONE",
+             f"    mHasSurface={str(shade).lower()} isReadyForDisplay()={str(shade).lower()}",
+             f"  Window #1 Window{{{_hash('sb')} u0 StatusBar}}:",
+             "    mDisplayId=0 rootTaskId=1 mOwnerUid=10127 package=com.android.systemui",
+             "    mHasSurface=true isReadyForDisplay()=true"]
+    seen: list[tuple[str, str]] = []
+    for act in reversed(device.state.back_stack):
+        full_act = device.app(act.package).full_activity(act.activity)
+        if (act.package, full_act) not in seen:
+            seen.append((act.package, full_act))
+    for i, (p, a) in enumerate(seen, start=2):
+        lines += [f"  Window #{i} {_window(p, a)}:",
+                  f"    mDisplayId=0 rootTaskId={task_id(device, p)} mOwnerUid={app_uid(device, p)} package={p}",
+                  f"    mHasSurface={str(i == 2).lower()} isReadyForDisplay()={str(i == 2).lower()}"]
+    top = device.top
+    lines += ["", f"  mGlobalConfiguration={{1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h914dp {DPI}dpi nrml "
+                  f"long port finger -keyb/v/h -nav/h winConfig={{ mBounds=Rect(0, 0 - {W}, {H}) "
+                  f"mAppBounds=Rect(0, 84 - {W}, 2274) mWindowingMode=fullscreen mActivityType=undefined "
+                  "mAlwaysOnTop=undefined mRotation=ROTATION_0}}",
+              "  mHasPermanentDpad=false", "  mTopFocusedDisplayId=0",
+              f"  mInputMethodWindow=Window{{{_hash('ime')} u0 InputMethod}}",
+              f"  mCurrentFocus={focus}",
+              f"  mFocusedApp={_record(device, top.package, top.activity)}",
+              "", "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
+              f"  Display: mDisplayId=0 rootTasks={len(seen)}",
+              f"    init={W}x{H} {DPI}dpi cur={W}x{H} app={W}x2274 rng={W}x1017-2274x2274",
+              "    deferred=false mLayoutNeeded=false", "", "WINDOW MANAGER POLICY STATE (dumpsys window policy)",
+              f"    mAwake={str(_screen_on(device)).lower()}",
+              f"    mScreenOnEarly={str(_screen_on(device)).lower()} mScreenOnFully={str(_screen_on(device)).lower()}",
+              "    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true",
+              "    KeyguardServiceDelegate", "      showing=false", "      inputRestricted=false"]
+    return "\n".join(lines) + "\n"
+
+
+def _screen_on(device: VirtualDevice) -> bool:
+    return bool(getattr(device.wm, "screen_on", True))
+
+
+def _dump_activities(ctx: Ctx) -> str:
+    device = ctx.device
+    lines = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
+             "Display #0 (activities from top to bottom):"]
+    order: list[str] = []
+    for act in reversed(device.state.back_stack):
+        if act.package not in order:
+            order.append(act.package)
+    for pkg in order:
+        acts = [a for a in device.state.back_stack if a.package == pkg]
+        kind = "home" if pkg == device.launcher_package else "standard"
+        lines.append(f"  * Task{{{_hash('t' + pkg)} #{task_id(device, pkg)} type={kind} "
+                     f"A={app_uid(device, pkg)}:{pkg} U=0 visible={str(pkg == order[0]).lower()} "
+                     f"visibleRequested={str(pkg == order[0]).lower()} mode=fullscreen translucent=false "
+                     f"sz={len(acts)}}}")
+        if pkg == order[0]:
+            lines.append(f"    topResumedActivity={_record(device, pkg, acts[-1].activity)}")
+        for i, act in reversed(list(enumerate(acts))):
+            lines.append(f"    * Hist  #{i}: {_record(device, pkg, act.activity)}")
+            lines.append(f"      packageName={pkg} processName={pkg}")
+            lines.append(f"      app=ProcessRecord{{{_hash('p' + pkg)} {pid_of(device, pkg)}:{pkg}/"
+                         f"u0a{app_uid(device, pkg) - 10000}}}")
+    top = device.top
+    record = _record(device, top.package, top.activity)
+    lines += ["", f"  ResumedActivity: {record}", f"  mResumedActivity: {record}",
+              f"  mFocusedApp={record}", "", f"  mTopResumedActivity={record}"]
+    return "\n".join(lines) + "\n"
+
+
+def _dump_activity_top(ctx: Ctx) -> str:
+    device = ctx.device
+    top = device.top
+    full = device.app(top.package).full_activity(top.activity)
+    return (f"TASK {app_uid(device, top.package)}:{top.package} id={task_id(device, top.package)} userId=0\n"
+            f"  ACTIVITY {top.package}/{full} {_hash('ar' + top.package + full)} "
+            f"pid={pid_of(device, top.package)}\n    Local Activity {_hash('la' + full)} State:\n"
+            f"      mResumed=true mStopped=false mFinished=false\n")
+
+
+def _dump_package(ctx: Ctx, args: list[str]) -> str | None:
+    device = ctx.device
+    names = [a for a in args if not a.startswith("-") and a != "packages"]
+    if names and names[0] not in device.apps:
+        return None
+    stamp = format_time(device, DEFAULT_WALL_MS / 1000, "%Y-%m-%d %H:%M:%S", utc=True)
+    out: list[str] = []
+    pkgs = names[:1] or sorted(device.apps)
+    if names:
+        app = device.apps[names[0]]
+        full = app.full_activity(app.launcher_activity)
+        out += ["Activity Resolver Table:", "  Non-Data Actions:", "      android.intent.action.MAIN:",
+                f"        {_hash('r' + full)} {app.package}/{full} filter {_hash('f' + full)}",
+                '          Action: "android.intent.action.MAIN"',
+                '          Category: "android.intent.category.LAUNCHER"', ""]
+    out.append("Packages:")
+    for pkg in pkgs:
+        app = device.apps[pkg]
+        flags = ("SYSTEM " if is_system(app) else "") + "HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP"
+        code = apk_path(pkg).rsplit("/", 1)[0]
+        out += [f"  Package [{pkg}] ({_hash('pk' + pkg)}):", f"    userId={app_uid(device, pkg)}",
+                f"    pkg=Package{{{_hash('pg' + pkg)} {pkg}}}", f"    codePath={code}",
+                f"    resourcePath={code}", f"    legacyNativeLibraryDir={code}/lib", "    primaryCpuAbi=null",
+                f"    versionCode={app.version_code} minSdk={getattr(app, 'min_sdk', 28)} "
+                f"targetSdk={getattr(app, 'target_sdk', 34)}",
+                f"    versionName={app.version_name}", "    splits=[base]", "    apkSigningVersion=3",
+                f"    flags=[ {flags} ]", f"    timeStamp={stamp}", f"    firstInstallTime={stamp}",
+                f"    lastUpdateTime={stamp}",
+                f"    signatures=PackageSignatures{{{_hash('s' + pkg)} version:3, "
+                f"signatures:[{_hash('sig' + pkg)}], past signatures:[]}}",
+                "    installPermissionsFixed=true", f"    pkgFlags=[ {flags} ]",
+                f"    User 0: ceDataInode={1000 + app_uid(device, pkg)} installed=true hidden=false suspended=false "
+                f"distractionFlags=0 stopped={str(pkg not in device.state.running).lower()} notLaunched=false "
+                "enabled=0 instant=false virtual=false", "      runtime permissions:"]
+    return "\n".join(out) + "\n"
+
+
+def _dump_display(ctx: Ctx) -> str:
+    return (
+        "DISPLAY MANAGER (dumpsys display)\n  mOnlyCode=false\n  mSafeMode=false\n  mPendingTraversal=false\n"
+        "  mViewports=[DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, "
+        f"uniqueId='local:4619827259835644672', physicalPort=0, orientation=0, logicalFrame=Rect(0, 0 - {W}, {H}), "
+        f"physicalFrame=Rect(0, 0 - {W}, {H}), deviceWidth={W}, deviceHeight={H}}}]\n"
+        "Display Devices: size=1\n"
+        f"  DisplayDeviceInfo{{\"Built-in Screen\": uniqueId=\"local:4619827259835644672\", {W} x {H}, modeId 1, "
+        f"defaultModeId 1, supportedModes [{{id=1, width={W}, height={H}, fps=60.0}}], density {DPI}, "
+        f"{DPI}.0 x {DPI}.0 dpi, touch INTERNAL, rotation 0, type INTERNAL, state ON}}\n"
+        "Logical Displays: size=1\n  Display 0:\n"
+        f"    mDisplayId=0\n    mLayerStack=0\n    mHasContent=true\n"
+        f"    mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, displayGroupId 0, FLAG_SECURE, "
+        f"FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real {W} x {H}, largest app {H} x {H}, "
+        f"smallest app {W} x {W}, appVsyncOff 1000000, presDeadline 16666666, mode 1, defaultMode 1, "
+        f"modes [{{id=1, width={W}, height={H}, fps=60.0}}], rotation 0, state ON, "
+        f"density {DPI} ({DPI}.0 x {DPI}.0) dpi, type INTERNAL}}\n"
+        f"    mOverrideDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, real {W} x {H}, "
+        f"app {W} x 2274, rotation 0, state ON, density {DPI} ({DPI}.0 x {DPI}.0) dpi}}\n")
+
+
+def _dump_battery(ctx: Ctx) -> str:
+    return ("Current Battery Service state:\n  AC powered: true\n  USB powered: false\n  Wireless powered: false\n"
+            "  Dock powered: false\n  Max charging current: 0\n  Max charging voltage: 0\n"
+            "  Charge counter: 10000\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n"
+            "  voltage: 5000\n  temperature: 250\n  technology: Li-ion\n")
+
+
+def _dump_power(ctx: Ctx) -> str:
+    on = _screen_on(ctx.device)
+    return ("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mDirty=0x0\n"
+            f"  mWakefulness={'Awake' if on else 'Asleep'}\n  mWakefulnessChanging=false\n  mIsPowered=true\n"
+            "  mPlugType=1\n  mBatteryLevel=100\n  mStayOn=false\n  mProximityPositive=false\n"
+            "  mBootCompleted=true\n  mSystemReady=true\n  mHoldingWakeLockSuspendBlocker=false\n"
+            f"  mHoldingDisplaySuspendBlocker={str(on).lower()}\n\nDisplay Power: state={'ON' if on else 'OFF'}\n")
+
+
+def _dump_alarm(ctx: Ctx) -> str:
+    device = ctx.device
+    wall = device.wall_ms()
+    when = format_time(device, wall / 1000, "%Y-%m-%d %H:%M:%S") + f".{wall % 1000:03d}"
+    return (f"Current Alarm Manager state:\n  nowRTC={wall}={when} nowELAPSED={device.elapsed_ms()}\n"
+            f"  mLastTimeChangeClockTime={wall}\n  Next wake from idle: null\n\n  Pending alarm batches: 0\n")
+
+
+def _dump_input_method(ctx: Ctx) -> str:
+    device = ctx.device
+    shown = getattr(device.wm, "keyboard_visible", None)
+    if shown is None:
+        shown = device.state.ui.focused_id is not None
+    method = device.state.settings.get("secure", {}).get("default_input_method", "")
+    pkg, full = device.current_focus()
+    return (f"Current Input Method Manager state:\n  mCurMethodId={method}\n"
+            f"  mCurFocusedWindow={_window(pkg, full)}\n  mInputShown={str(bool(shown)).lower()}\n"
+            f"  mShowRequested={str(bool(shown)).lower()}\n")
+
+
+def _dump_notification(ctx: Ctx) -> str:
+    device = ctx.device
+    lines = ["Current Notification Manager state:", "  Notification List:"]
+    for n in device.notifications():
+        uid = app_uid(device, n.package)
+        nid = zlib.crc32(n.key.encode()) & 0xFFFF
+        flags = "0x2" if n.ongoing else "0x10"
+        lines += [f"    NotificationRecord(0x{_hash('n' + n.key)}: pkg={n.package} user=UserHandle{{0}} id={nid} "
+                  f"tag={n.key} importance=3 key=0|{n.package}|{nid}|{n.key}|{uid}: Notification(channel=default "
+                  f"flags={flags} vis=PRIVATE))",
+                  f"      uid={uid} userId=0", f"      opPkg={n.package}", f"      flags={flags}",
+                  "      extras={", f"        android.title=String ({n.title})",
+                  f"        android.text=String ({n.text})", "      }"]
+    return "\n".join(lines) + "\n"
+
+
+@command("dumpsys")
+def dumpsys(ctx: Ctx) -> int:
+    args = list(ctx.args)
+    if not args or args[0] == "-l":
+        ctx.write("Currently running services:\n" + "".join(f"  {s}\n" for s in SERVICES))
+        return 0
+    service, rest = args[0], args[1:]
+    device = ctx.device
+    if service == "window":
+        ctx.write(_dump_window(ctx))
+    elif service == "activity":
+        sub = rest[0] if rest else "activities"
+        ctx.write(_dump_activity_top(ctx) if sub == "top" else _dump_activities(ctx))
+    elif service == "package":
+        text = _dump_package(ctx, rest)
+        if text is None:
+            ctx.write(f"Unable to find package: {[a for a in rest if not a.startswith('-')][0]}\n")
+        else:
+            ctx.write(text)
+    elif service == "display":
+        ctx.write(_dump_display(ctx))
+    elif service == "battery":
+        ctx.write(_dump_battery(ctx))
+    elif service == "power":
+        ctx.write(_dump_power(ctx))
+    elif service == "alarm":
+        ctx.write(_dump_alarm(ctx))
+    elif service == "input_method":
+        ctx.write(_dump_input_method(ctx))
+    elif service == "notification":
+        ctx.write(_dump_notification(ctx))
+    elif service in ("meminfo", "gfxinfo"):
+        pkgs = [a for a in rest if not a.startswith("-")]
+        if pkgs and pkgs[0] not in device.state.running:
+            ctx.write(f"No process found for: {pkgs[0]}\n")
+            return 0
+        target = pkgs[0] if pkgs else device.top.package
+        ctx.write(f"Applications Memory Usage (in Kilobytes):\nUptime: {device.elapsed_ms()} "
+                  f"Realtime: {device.elapsed_ms()}\n\n** MEMINFO in pid {pid_of(device, target)} [{target}] **\n"
+                  "           TOTAL PSS:    48000            TOTAL RSS:    96000       TOTAL SWAP PSS:        0\n")
+    elif service == "cpuinfo":
+        ctx.write("Load: 0.0 / 0.0 / 0.0\nCPU usage from 0ms to 0ms ago:\n0% TOTAL: 0% user + 0% kernel\n")
+    else:
+        ctx.write(f"Can't find service: {service}\n")
+    return 0
+
+
+@command("wm")
+def wm(ctx: Ctx) -> int:
+    """``wm size`` / ``wm density`` report the physical values; overrides are accepted but not applied."""
+    args = list(ctx.args)
+    sub = args.pop(0) if args else ""
+    if sub == "size":
+        if not args:
+            ctx.write(f"Physical size: {W}x{H}\n")
+        return 0
+    if sub == "density":
+        if not args:
+            ctx.write(f"Physical density: {DPI}\n")
+        return 0
+    if sub in ("user-rotation", "fixed-to-user-rotation"):
+        if not args:
+            ctx.write("lock 0\n" if sub == "user-rotation" else "Fixed to user rotation: default\n")
+        return 0
+    if sub in ("dismiss-keyguard", "overscan", "scaling", "disable-blur", "set-ignore-orientation-request"):
+        return 0
+    ctx.ewrite(f"Error: unknown command '{sub}'\n" if sub else "usage: wm [size|density|user-rotation] ...\n")
+    return 255

@@ -1,0 +1,86 @@
+"""The emulator console: auth token, `adb emu` commands, snapshots through the console, kill.
+
+Real adb server and `adb emu`; a raw socket for the auth check.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import adbutils
+
+from emukit.device.adbserver import adb_binary
+
+
+def emu(server, serial, *args) -> str:
+    out = subprocess.run([adb_binary(), "-P", str(server.port), "-s", serial, "emu", *args], env=server.env,
+                         capture_output=True, text=True, timeout=60)
+    return out.stdout + out.stderr
+
+
+def _recv_until_ok(sock: socket.socket) -> str:
+    data = b""
+    while not data.endswith(b"OK\r\n") and b"KO:" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode()
+
+
+def test_console_requires_auth_token(vdevice, adb_server):
+    port = vdevice.adb_port - 1
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        banner = _recv_until_ok(sock)
+        assert "Authentication required" in banner
+        sock.sendall(b"avd name\n")
+        assert "KO" in _recv_until_ok(sock)
+        sock.sendall(b"auth wrong-token\n")
+        assert "KO" in _recv_until_ok(sock)
+        token = (Path(adb_server.env["HOME"]) / ".emulator_console_auth_token").read_text().strip()
+        sock.sendall(f"auth {token}\n".encode())
+        assert _recv_until_ok(sock).endswith("OK\r\n")
+        sock.sendall(b"avd name\n")
+        assert "emukit_virtual" in _recv_until_ok(sock)
+
+
+def test_emu_ping_and_name(vdevice, adb_server):
+    assert "I am alive!" in emu(adb_server, vdevice.serial, "ping")
+    assert "emukit_virtual" in emu(adb_server, vdevice.serial, "avd", "name")
+    assert "KO" in emu(adb_server, vdevice.serial, "avd", "snapshot", "load", "no_such_snapshot")
+
+
+def test_snapshot_save_list_delete(vdevice, adb_server):
+    assert emu(adb_server, vdevice.serial, "avd", "snapshot", "save", "tmp_snap").strip().endswith("OK")
+    assert "tmp_snap" in emu(adb_server, vdevice.serial, "avd", "snapshot", "list")
+    emu(adb_server, vdevice.serial, "avd", "snapshot", "delete", "tmp_snap")
+    assert "tmp_snap" not in emu(adb_server, vdevice.serial, "avd", "snapshot", "list")
+
+
+def test_emu_kill_stops_the_device(vdevice_factory, adb_server):
+    proc = vdevice_factory()
+    assert "bye bye" in emu(adb_server, proc.serial, "kill")
+    proc.proc.wait(timeout=15)
+    assert proc.proc.returncode == 0
+    deadline = time.monotonic() + 10
+    while adb_server.state(proc.serial) == "device" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert adb_server.state(proc.serial) != "device"
+
+
+def test_four_devices_under_one_server(vdevice_factory, adb_server):
+    from emukit.device.virtual import free_adb_ports
+
+    first = free_adb_ports(1, start=23001)[0]
+    ports = [first + 2 * i for i in range(4)]  # consecutive even console ports
+    procs = [vdevice_factory(adb_port=p) for p in ports]
+    client = adbutils.AdbClient(port=adb_server.port)
+    serials = {d.serial for d in client.device_list()}
+    for proc in procs:
+        assert proc.serial in serials
+        assert client.device(proc.serial).shell("getprop ro.kernel.qemu") == "1"
+    for proc in procs:
+        assert proc.stop() == 0
