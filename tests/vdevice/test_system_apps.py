@@ -57,7 +57,9 @@ def test_launcher_lists_apps_sorted_and_opens_them(device: VirtualDevice) -> Non
     device.apps["com.example.notify"] = NotifyingApp()
     icons = [v for win in device.wm.windows() for v in win.walk()
              if v.resource_id == f"{LAUNCHER}:id/icon"]
-    assert [v.text for v in icons] == ["Notifier", "Settings"]
+    labels = [v.text for v in icons]
+    assert labels == sorted(labels, key=str.lower)
+    assert {"Notifier", "Settings"} <= set(labels)
     assert all(v.cls == "android.widget.TextView" and v.clickable and v.content_desc == v.text for v in icons)
     assert find(device, content_desc="Search")
     tap(device, text="Settings", resource_id=f"{LAUNCHER}:id/icon")

@@ -9,6 +9,7 @@ what makes snapshots complete and probes able to read the same places as on a re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from emukit.vdevice.state import Activity
@@ -79,3 +80,11 @@ class App:
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
         """The activity's content view tree inside ``frame`` (the area between the system bars)."""
         raise NotImplementedError(f"{type(self).__name__} must implement build()")
+
+    # --------------------------------------------------------------- gallery
+    def gallery_scenes(self, device: VirtualDevice) -> Iterator[str]:
+        """Put ``device`` (fresh, this app's data seeded as the app wishes) into each screen and dialog of
+        the app in turn, yielding a short scene name after each; ``emukit vdevice gallery`` renders every
+        yielded state to PNG."""
+        yield from ()
+

@@ -92,6 +92,8 @@ class SettingsApp(App):
         back = None if act.activity == ".Settings" else device.finish_top
         root.add(w.app_bar(frame, title, on_back=back, rid=f"{PACKAGE}:id/action_bar"))
         body = w.below_app_bar(frame)
+        if act.activity == ".Settings":
+            body, rows = self._search(root, body, act, rows)
         items = [(w.row_height(bool(r.summary)), lambda top, r=r: w.list_row(
             body, top, r.title, r.summary, icon=r.icon, icon_bg=r.color,
             on_click=r.on_click if r.enabled else None, checked=r.checked, enabled=r.enabled)) for r in rows]
@@ -101,6 +103,24 @@ class SettingsApp(App):
         if dialog:
             root.add(self._dialog(device, act, frame, dialog))
         return root
+
+    def _search(self, root: View, body: Bounds, act: Activity, rows: list[Row]) -> tuple[Bounds, list[Row]]:
+        """The "Search settings" field above the main list; typing filters the rows by title/summary."""
+        left, top, right, bottom = body
+        query = act.state.get("query", "")
+
+        def set_query(text: str) -> None:
+            act.state["query"] = text
+            act.state["scroll"] = 0
+
+        root.add(w.text_field((left + 40, top + 8, right - 40, top + 136), query, set_query,
+                              key=f"{PACKAGE}:id/search_src_text", rid=f"{PACKAGE}:id/search_src_text",
+                              hint="Search settings"))
+        needle = query.strip().lower()
+        if needle:
+            rows = [r for r in rows if needle in r.title.lower() or needle in r.summary.lower()]
+            rows = rows or [Row("No results", f"Nothing matches \u201c{query.strip()}\u201d", enabled=False)]
+        return (left, top + 160, right, bottom), rows
 
     # ------------------------------------------------------------------ pages: (title, rows)
     def _page_main(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
