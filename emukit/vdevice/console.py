@@ -111,7 +111,7 @@ class ConsoleSession:
                 self._send("Android console commands:\n\n    help|h|?\n    auth\n    quit|exit\n\n"
                            "try 'help <command>' for command-specific help\nOK\n")
             else:
-                self._send(f"KO: unknown command, try 'help'\n")
+                self._send("KO: unknown command, try 'help'\n")
             return True
         try:
             reply = self._dispatch(cmd, args)

@@ -114,7 +114,16 @@ class VirtualDevice:
         for app in self.apps.values():
             if hasattr(app, "install"):
                 app.install(self)
+        self._stamp_tree(self.state.clock.wall_ms // 1000)
         self.persist()
+
+    def _stamp_tree(self, when: int) -> None:
+        """Give every path of a fresh device the same logical mtime, so listings are deterministic."""
+        for dirpath, dirnames, filenames in os.walk(self.fs.root):
+            for name in dirnames + filenames:
+                path = os.path.join(dirpath, name)
+                os.utime(path, (when, when), follow_symlinks=False)
+        os.utime(self.fs.root, (when, when))
 
     def persist(self) -> None:
         """Write the state model next to the filesystem (atomic rename)."""
@@ -269,6 +278,15 @@ class VirtualDevice:
         top = self.top
         app = self.app(top.package)
         return top.package, app.full_activity(top.activity)
+
+    def media_scan(self, path: str) -> None:
+        """``am broadcast -a android.intent.action.MEDIA_SCANNER_SCAN_FILE``: apps that index media
+        (``on_media_scan(device, path)``) refresh their index."""
+        with self.lock:
+            for app in self.apps.values():
+                hook = getattr(app, "on_media_scan", None)
+                if hook is not None:
+                    hook(self, path)
 
     def notifications(self) -> list[Notification]:
         out: list[Notification] = []

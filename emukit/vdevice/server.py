@@ -16,7 +16,7 @@ from pathlib import Path
 from emukit.vdevice.console import ConsoleSession, load_or_create_token
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.sync import SyncSession
-from emukit.vdevice.transport import Connection, Stream, StreamClosed, banner_for
+from emukit.vdevice.transport import Connection, Stream, banner_for
 
 log = logging.getLogger(__name__)
 
@@ -303,9 +303,8 @@ class DeviceServer:
         else:
             stream.send(b"adbd not running as root\n" if already else b"restarting adbd as non root\n")
         if not already:
-            # adbd restarts: the transport goes away and the server reconnects to the emulator port.
-            stream.close()
-            time.sleep(0.05)
+            # adbd restarts: the whole transport goes away at once (which also ends this stream) and the
+            # server reconnects to the emulator port.
             self.drop_connections()
             self._reregister_later(0.05)
 

@@ -16,8 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from emukit.vdevice.u2selector import (Node, child_selector, click_point, describe, field_key, find, find_all,
-                                       flatten, obj_info)
+from emukit.vdevice.u2selector import (
+    Node,
+    child_selector,
+    click_point,
+    describe,
+    field_key,
+    find,
+    find_all,
+    flatten,
+    obj_info,
+)
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice

@@ -23,7 +23,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from emukit.vdevice.u2methods import METHODS, InvalidParams, RpcError, as_bool, as_float, as_int, as_str, rpc
+from emukit.vdevice.u2methods import (
+    METHODS,
+    InvalidParams,
+    RpcError,
+    as_bool,
+    as_float,
+    as_int,
+    as_str,
+    rpc,
+)
 from emukit.vdevice.u2selector import SelectorError
 
 if TYPE_CHECKING:

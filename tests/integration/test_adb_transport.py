@@ -15,6 +15,7 @@ import adbutils
 import pytest
 
 from emukit.device.adbserver import adb_binary
+from tests.integration.helpers import wait_usable
 
 
 def adb(server, serial, *args, input_bytes=None, check=True) -> subprocess.CompletedProcess:
@@ -93,6 +94,5 @@ def test_tcp_port_refused_without_server(adb_device):
 
 def test_root_and_date(adb_server, vdevice, adb_device):
     assert "restarting adbd as root" in adb_device.root() or "already" in adb_device.root()
-    adb_server.adb("-s", vdevice.serial, "wait-for-device", timeout=30)
-    dev = adbutils.AdbClient(port=adb_server.port).device(vdevice.serial)
+    dev = wait_usable(adb_server, vdevice.serial)
     assert "uid=0(root)" in dev.shell("id")

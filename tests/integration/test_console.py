@@ -6,19 +6,12 @@ Real adb server and `adb emu`; a raw socket for the auth check.
 from __future__ import annotations
 
 import socket
-import subprocess
 import time
 from pathlib import Path
 
 import adbutils
 
-from emukit.device.adbserver import adb_binary
-
-
-def emu(server, serial, *args) -> str:
-    out = subprocess.run([adb_binary(), "-P", str(server.port), "-s", serial, "emu", *args], env=server.env,
-                         capture_output=True, text=True, timeout=60)
-    return out.stdout + out.stderr
+from tests.integration.helpers import emu
 
 
 def _recv_until_ok(sock: socket.socket) -> str:

@@ -6,18 +6,12 @@ Real adb server and `adb emu fault ...` against a real `emukit vdevice serve` pr
 from __future__ import annotations
 
 import statistics
-import subprocess
 import time
 
 import adbutils
 import pytest
 
-from emukit.device.adbserver import adb_binary
-
-
-def emu(server, serial, *args) -> str:
-    return subprocess.run([adb_binary(), "-P", str(server.port), "-s", serial, "emu", *args], env=server.env,
-                          capture_output=True, text=True, timeout=60).stdout
+from tests.integration.helpers import emu
 
 
 def wait_state(server, serial, want, timeout=30.0) -> float:

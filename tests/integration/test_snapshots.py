@@ -6,16 +6,10 @@ Real adb server, `adb emu avd snapshot ...` on the console of a real `emukit vde
 from __future__ import annotations
 
 import stat
-import subprocess
 
 import adbutils
 
-from emukit.device.adbserver import adb_binary
-
-
-def emu(server, serial, *args) -> str:
-    return subprocess.run([adb_binary(), "-P", str(server.port), "-s", serial, "emu", *args], env=server.env,
-                          capture_output=True, text=True, timeout=60).stdout
+from tests.integration.helpers import emu
 
 
 def tree(dev: adbutils.AdbDevice, path: str) -> dict[str, bytes]:
