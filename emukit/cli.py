@@ -28,6 +28,19 @@ def _cmd_vdevice_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_vdevice_gallery(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from emukit.vdevice.gallery import render_gallery
+
+    console = Console()
+    with console.status("rendering every screen of every virtual app..."):
+        scenes = render_gallery(args.out)
+    console.print(f"{len(scenes)} scenes from {len({s.package for s in scenes})} apps written to "
+                  f"{args.out} (open {args.out / 'index.html'})")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="emukit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"emukit {__version__}")
@@ -47,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-register", action="store_true",
                        help="do not start/notify the adb server (it still finds ports 5555-5585 at its start)")
     serve.set_defaults(func=_cmd_vdevice_serve)
+    gallery = vsub.add_parser("gallery", help="render every screen and dialog of the virtual apps to PNG")
+    gallery.add_argument("--out", type=Path, required=True, help="output folder (index.html, index.md, PNGs)")
+    gallery.set_defaults(func=_cmd_vdevice_gallery)
     return parser
 
 

@@ -6,6 +6,8 @@ Icons are one clickable ``TextView`` each (text and content-desc = app label, re
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.base import App
@@ -85,3 +87,16 @@ class LauncherApp(App):
 
     def on_back(self, device: VirtualDevice, act: Activity) -> bool:
         return True  # BACK on the home screen does nothing
+
+    def gallery_scenes(self, device: VirtualDevice) -> Iterator[str]:
+        yield "Home screen"
+        device.wm.expand_notifications()
+        yield "Notification shade (no notifications)"
+        device.wm.collapse_notifications()
+        device.start_activity("com.android.settings")
+        device.wm.key(187)
+        yield "Overview (recent apps)"
+        device.wm.key(3)
+        device.state.ui.toast = "Settings has stopped"
+        yield "Toast"
+

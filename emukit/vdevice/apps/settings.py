@@ -8,7 +8,7 @@ keys, so ``adb shell settings get`` sees what the UI did and the UI reflects wha
 from __future__ import annotations
 
 import calendar
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -298,4 +298,36 @@ class SettingsApp(App):
                       ("Minute", f"{dlg['mi']:02d}", step("mi", -1, 0, 59), step("mi", 1, 0, 59))]
             title = "Set time"
         return w.stepper_dialog(frame, title, fields, on_cancel=cancel, on_ok=ok)
+
+    # ------------------------------------------------------------------ gallery
+    def gallery_scenes(self, device: VirtualDevice) -> Iterator[str]:
+        device.start_activity(PACKAGE)
+        yield "Settings"
+        field = device.wm.find_view(lambda v: v.resource_id == f"{PACKAGE}:id/search_src_text")
+        if field is not None:
+            device.wm.tap(*field.center)
+            device.wm.input_text("date")
+            yield "Search with the soft keyboard"
+            device.wm.input_text("zzz")
+            yield "Search without results"
+            device.wm.key(4)
+            device.start_activity(PACKAGE, ".Settings")
+        for page in ("network", "apps", "display", "system", "about"):
+            self.open_page(device, page)
+            yield f"Page: {page}"
+            device.finish_top()
+        device.push_activity(PACKAGE, ".DateTimeSettings")
+        yield "Date & time"
+        put(device, "global", "auto_time", "0")
+        yield "Date & time (manual)"
+        top = device.top
+        now = local_now(device)
+        for kind in ("date", "time"):
+            top.state["dialog"] = {"kind": kind, "y": now.year, "mo": now.month, "d": now.day, "h": now.hour,
+                                   "mi": now.minute}
+            yield f"{kind.capitalize()} picker"
+        top.state.pop("dialog", None)
+        put(device, "global", "auto_time_zone", "0")
+        self.open_page(device, "timezone")
+        yield "Time zone picker"
 
