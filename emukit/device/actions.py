@@ -1,0 +1,57 @@
+"""The low-level actions a driver executes, as records: what a world model sees as "the action"."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+ActionType = Literal["tap", "long_press", "swipe", "drag", "type", "key", "wait"]
+
+KEY_NAMES = {3: "HOME", 4: "BACK", 66: "ENTER", 67: "DEL", 187: "APP_SWITCH", 62: "SPACE", 61: "TAB"}
+
+
+class Element(BaseModel):
+    """The UI element an action targeted, as the hierarchy described it."""
+
+    text: str = ""
+    resource_id: str = ""
+    content_desc: str = ""
+    cls: str = ""
+    bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def center(self) -> tuple[int, int]:
+        left, top, right, bottom = self.bounds
+        return (left + right) // 2, (top + bottom) // 2
+
+    def describe(self) -> str:
+        """Short human description: ``Button "Copy"`` / ``ImageButton [More options]``."""
+        kind = self.cls.rsplit(".", 1)[-1] or "View"
+        if self.text:
+            return f'{kind} "{self.text}"'
+        if self.content_desc:
+            return f"{kind} [{self.content_desc}]"
+        return f"{kind} #{self.resource_id.rsplit('/', 1)[-1]}" if self.resource_id else kind
+
+
+class Action(BaseModel):
+    """One executed low-level action with everything needed to replay or show it."""
+
+    type: ActionType
+    x: int | None = None
+    y: int | None = None
+    x2: int | None = None
+    y2: int | None = None
+    text: str | None = None
+    key: int | None = None
+    duration_ms: int | None = None
+    element: Element | None = None
+    elapsed_ms: float = Field(default=0.0, description="wall time the driver spent executing it")
+
+    def canonical(self) -> dict[str, object]:
+        """The model-visible part (no timing, no element internals beyond its description)."""
+        data = self.model_dump(exclude={"elapsed_ms", "element"}, exclude_none=True)
+        if self.element is not None:
+            data["element"] = self.element.describe()
+        return data

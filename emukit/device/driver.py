@@ -1,0 +1,256 @@
+"""The driver: everything templates, tasks and probes do to a device, on any device, through adb.
+
+Shell commands, screenshots and hierarchy dumps go through :mod:`emukit.device.adbwire` (the adb server's
+protocol, without the client-side stalls); UI input and selectors go to the uiautomator2 server on the
+device (started once through the unmodified ``uiautomator2`` package, then called over JSON-RPC). Every wait
+polls a condition with a deadline and raises :class:`DeviceError` naming the serial and what it awaited.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from emukit.device.actions import Action, Element
+from emukit.device.adbwire import AdbWire, JsonRpcError, ShellResult
+from emukit.errors import DeviceError
+
+T = TypeVar("T")
+_FOCUS_RE = re.compile(r"mCurrentFocus=Window\{.*\s+(?P<package>[^\s/]+)/(?P<activity>[^\s}]+)\}")
+_BOUNDS_RE = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+SELECTOR_KEYS = {"text", "textContains", "textMatches", "textStartsWith", "className", "classNameMatches",
+                 "description", "descriptionContains", "descriptionMatches", "descriptionStartsWith",
+                 "resourceId", "resourceIdMatches", "packageName", "packageNameMatches", "checkable",
+                 "checked", "clickable", "longClickable", "scrollable", "enabled", "focusable", "focused",
+                 "selected", "index", "instance"}
+
+
+def element_from_info(info: dict[str, Any]) -> Element:
+    b = info.get("bounds") or {}
+    return Element(text=info.get("text") or "", resource_id=info.get("resourceName") or "",
+                   content_desc=info.get("contentDescription") or "", cls=info.get("className") or "",
+                   bounds=(b.get("left", 0), b.get("top", 0), b.get("right", 0), b.get("bottom", 0)))
+
+
+def parse_bounds(text: str) -> tuple[int, int, int, int]:
+    m = _BOUNDS_RE.fullmatch(text.strip())
+    if not m:
+        raise ValueError(f"bad bounds {text!r}")
+    return tuple(int(v) for v in m.groups())  # type: ignore[return-value]
+
+
+class Driver:
+    """One device by serial, through the adb server on ``adb_port``."""
+
+    def __init__(self, serial: str, adb_port: int = 5037, *, default_timeout: float = 10.0) -> None:
+        self.serial = serial
+        self.adb_port = adb_port
+        self.wire = AdbWire(serial, adb_port)
+        self.default_timeout = default_timeout
+        self._u2: Any = None
+
+    # ------------------------------------------------------------------ basics
+    def shell(self, command: str, *, check: bool = False, timeout: float | None = None) -> ShellResult:
+        """Run a device shell command; with ``check`` a non-zero exit raises DeviceError."""
+        result = self.wire.shell(command, timeout)
+        if check and not result.ok:
+            raise DeviceError(f"{self.serial}: `{command}` exited {result.exit_code}: "
+                              f"{result.stderr.decode(errors='replace').strip() or result.text.strip()}")
+        return result
+
+    def adbutils(self):  # noqa: ANN201 - adbutils.AdbDevice
+        """The ``adbutils`` device (sync push/pull, forward...)."""
+        import adbutils
+
+        return adbutils.AdbClient(port=self.adb_port).device(self.serial)
+
+    def ensure_ui(self) -> None:
+        """Start the uiautomator2 server on the device once (pushes its jar if needed)."""
+        if self._u2 is not None:
+            return
+        import os
+
+        os.environ.setdefault("ANDROID_ADB_SERVER_PORT", str(self.adb_port))
+        import uiautomator2
+
+        try:
+            self._u2 = uiautomator2.connect(self.serial)
+            self.wire.jsonrpc("deviceInfo")
+        except Exception as exc:  # uiautomator2 raises many kinds
+            self._u2 = None
+            raise DeviceError(f"{self.serial}: uiautomator2 server did not start: {exc}") from exc
+
+    def rpc(self, method: str, *params: Any, timeout: float | None = None) -> Any:
+        """One JSON-RPC call to the uiautomator2 server."""
+        self.ensure_ui()
+        return self.wire.jsonrpc(method, list(params), timeout=timeout)
+
+    def close(self) -> None:
+        if self._u2 is not None:
+            try:
+                self._u2.stop_uiautomator(wait=False)
+            except Exception:  # best effort at shutdown
+                pass
+            self._u2 = None
+
+    # ------------------------------------------------------------------ observation
+    def screenshot(self) -> bytes:
+        """The screen as PNG bytes (``screencap -p``, lossless)."""
+        png = self.wire.exec_out("screencap -p")
+        if not png.startswith(b"\x89PNG"):
+            raise DeviceError(f"{self.serial}: screencap returned {len(png)} bytes that are not a PNG")
+        return png
+
+    def hierarchy(self) -> str:
+        """The UI hierarchy XML (uiautomator dump format)."""
+        return str(self.rpc("dumpWindowHierarchy", False, 50))
+
+    def observe(self) -> tuple[bytes, str]:
+        return self.screenshot(), self.hierarchy()
+
+    def wait_stable(self, timeout: float | None = None, interval: float = 0.05) -> tuple[bytes, str]:
+        """Capture until two consecutive (screenshot, hierarchy) captures are equal; returns the capture."""
+        deadline = time.monotonic() + (timeout or self.default_timeout)
+        last = self.observe()
+        while True:
+            current = self.observe()
+            if current == last:
+                return current
+            if time.monotonic() > deadline:
+                raise DeviceError(f"{self.serial}: screen did not settle within {timeout or self.default_timeout} s")
+            last = current
+            time.sleep(interval)
+
+    def current_app(self) -> tuple[str, str]:
+        """(package, activity) of the focused window."""
+        out = self.shell("dumpsys window windows").text
+        m = _FOCUS_RE.search(out)
+        if not m:
+            raise DeviceError(f"{self.serial}: no focused window in dumpsys window")
+        return m.group("package"), m.group("activity")
+
+    def wait_until(self, predicate: Callable[[], T], what: str, timeout: float | None = None,
+                   interval: float = 0.05) -> T:
+        """Poll ``predicate`` until it returns something truthy; returns it."""
+        deadline = time.monotonic() + (timeout or self.default_timeout)
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise DeviceError(f"{self.serial}: timed out after {timeout or self.default_timeout} s "
+                                  f"waiting for {what}")
+            time.sleep(interval)
+
+    # ------------------------------------------------------------------ elements
+    @staticmethod
+    def selector(**query: Any) -> dict[str, Any]:
+        """A uiautomator2 UiSelector dict from keyword arguments (text=..., resourceId=...)."""
+        unknown = set(query) - SELECTOR_KEYS
+        if unknown:
+            raise ValueError(f"unknown selector field(s): {', '.join(sorted(unknown))}")
+        from uiautomator2._selector import Selector
+
+        return dict(Selector(**query))
+
+    def find(self, timeout: float = 0.0, **query: Any) -> Element | None:
+        """The element matching the selector (waiting up to ``timeout`` s), or None."""
+        sel = self.selector(**query)
+        if timeout:
+            if not self.rpc("waitForExists", sel, int(timeout * 1000), timeout=timeout + 10):
+                return None
+        try:
+            return element_from_info(self.rpc("objInfo", sel))
+        except JsonRpcError as exc:
+            if exc.not_found:
+                return None
+            raise
+
+    def element(self, timeout: float | None = None, **query: Any) -> Element:
+        """Like :meth:`find` but raises DeviceError when nothing matches."""
+        found = self.find(timeout=self.default_timeout if timeout is None else timeout, **query)
+        if found is None:
+            raise DeviceError(f"{self.serial}: no element matches {query}")
+        return found
+
+    def exists(self, **query: Any) -> bool:
+        return bool(self.rpc("exist", self.selector(**query)))
+
+    def elements(self, xml: str | None = None) -> list[Element]:
+        """Every node of the hierarchy as an Element (document order)."""
+        root = ET.fromstring(xml or self.hierarchy())
+        return [Element(text=n.get("text", ""), resource_id=n.get("resource-id", ""),
+                        content_desc=n.get("content-desc", ""), cls=n.get("class", ""),
+                        bounds=parse_bounds(n.get("bounds", "[0,0][0,0]"))) for n in root.iter("node")]
+
+    # ------------------------------------------------------------------ actions (each returns its record)
+    def _timed(self, action: Action, run: Callable[[], object]) -> Action:
+        t0 = time.perf_counter()
+        run()
+        action.elapsed_ms = (time.perf_counter() - t0) * 1000
+        return action
+
+    def _target(self, x: int | None, y: int | None, query: dict[str, Any]) -> tuple[int, int, Element | None]:
+        if query:
+            el = self.element(**query)
+            cx, cy = el.center
+            return cx, cy, el
+        if x is None or y is None:
+            raise ValueError("give coordinates or a selector")
+        return x, y, None
+
+    def tap(self, x: int | None = None, y: int | None = None, **query: Any) -> Action:
+        x, y, el = self._target(x, y, query)
+        return self._timed(Action(type="tap", x=x, y=y, element=el), lambda: self.rpc("click", x, y))
+
+    def long_press(self, x: int | None = None, y: int | None = None, duration_ms: int = 800,
+                   **query: Any) -> Action:
+        x, y, el = self._target(x, y, query)
+        return self._timed(Action(type="long_press", x=x, y=y, duration_ms=duration_ms, element=el),
+                           lambda: self.rpc("click", x, y, duration_ms))
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> Action:
+        """A finger swipe (``input swipe`` semantics: drag handles move, lists scroll, the shade opens)."""
+        return self._timed(Action(type="swipe", x=x1, y=y1, x2=x2, y2=y2, duration_ms=duration_ms),
+                           lambda: self.shell(f"input swipe {x1} {y1} {x2} {y2} {duration_ms}", check=True))
+
+    def drag(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 1000,
+             element: Element | None = None) -> Action:
+        """Long-press then move (uiautomator2 drag: 5 ms per step)."""
+        steps = max(1, duration_ms // 5)
+        return self._timed(Action(type="drag", x=x1, y=y1, x2=x2, y2=y2, duration_ms=duration_ms, element=element),
+                           lambda: self.rpc("drag", x1, y1, x2, y2, steps))
+
+    def type_text(self, text: str) -> Action:
+        """Type into the focused field like a keyboard does (``input text``)."""
+        escaped = text.replace("%", "\\%").replace(" ", "%s")
+        return self._timed(Action(type="type", text=text),
+                           lambda: self.shell(f"input text {shlex.quote(escaped)}", check=True))
+
+    def key(self, keycode: int) -> Action:
+        return self._timed(Action(type="key", key=keycode), lambda: self.rpc("pressKeyCode", keycode))
+
+    def back(self) -> Action:
+        return self.key(4)
+
+    def home(self) -> Action:
+        return self.key(3)
+
+    # ------------------------------------------------------------------ apps
+    def start_app(self, package: str, activity: str | None = None, *, stop_first: bool = False) -> None:
+        component = f"{package}/{activity}" if activity else None
+        if component:
+            cmd = f"am start {'-S ' if stop_first else ''}-W -n {shlex.quote(component)}"
+        else:
+            if stop_first:
+                self.shell(f"am force-stop {shlex.quote(package)}")
+            cmd = f"monkey -p {shlex.quote(package)} -c android.intent.category.LAUNCHER 1"
+        self.shell(cmd, check=True)
+        self.wait_until(lambda: self.current_app()[0] == package, f"{package} in the foreground")
+
+    def stop_app(self, package: str) -> None:
+        self.shell(f"am force-stop {shlex.quote(package)}", check=True)
