@@ -78,6 +78,10 @@ def main() -> int:
         console = Console(proc.adb_port - 1, home)
         console.cmd("avd snapshot save bench")
         n = args.rounds
+        from emukit.device.driver import Driver
+
+        drv = Driver(serial, server.port)
+        drv.ensure_ui()
         rows = [
             ("adbutils shell('echo hi')", timed(lambda: dev.shell("echo hi"), n)),
             ("uiautomator2 JSON-RPC deviceInfo", timed(lambda: d.jsonrpc.deviceInfo(), n)),
@@ -88,11 +92,17 @@ def main() -> int:
             ("snapshot load (adb emu CLI)", timed(lambda: subprocess.run(
                 [adb_binary(), "-P", str(server.port), "-s", serial, "emu", "avd", "snapshot", "load", "bench"],
                 env=server.env, capture_output=True, check=True), max(5, n // 3))),
+            ("emukit Driver.shell('echo hi')", timed(lambda: drv.shell("echo hi"), n)),
+            ("emukit Driver JSON-RPC deviceInfo", timed(lambda: drv.rpc("deviceInfo"), n)),
+            ("emukit Driver.screenshot() (exec screencap -p)", timed(drv.screenshot, n)),
+            ("emukit Driver.hierarchy()", timed(drv.hierarchy, n)),
+            ("screenshot, uncached render (after a tap)", timed(lambda: (drv.key(4), drv.screenshot()), n)),
         ]
         width = max(len(name) for name, _ in rows)
         print(f"{'operation':<{width}}  median ms  (rounds={n})")
         for name, ms in rows:
             print(f"{name:<{width}}  {ms:9.2f}")
+        drv.close()
         d.stop_uiautomator()
     finally:
         proc.stop()

@@ -52,10 +52,10 @@ class AdbWire:
         try:
             transport = f"host:transport:{self.serial}".encode()
             request = service.encode()
-            # both requests in one write: the server reads them in order
-            sock.sendall(b"%04x" % len(transport) + transport + b"%04x" % len(request) + request)
-            for what in ("transport", service):
-                self._expect_okay(sock, what)
+            sock.sendall(b"%04x" % len(transport) + transport)
+            self._expect_okay(sock, "transport")
+            sock.sendall(b"%04x" % len(request) + request)
+            self._expect_okay(sock, service)
         except BaseException:
             sock.close()
             raise
