@@ -13,7 +13,7 @@ import shlex
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from emukit.device.actions import Action, Element
 from emukit.device.adbwire import AdbWire, JsonRpcError, ShellResult
@@ -43,8 +43,19 @@ def parse_bounds(text: str) -> tuple[int, int, int, int]:
     return tuple(int(v) for v in m.groups())  # type: ignore[return-value]
 
 
+class ActionRecorder(Protocol):
+    """Sees every action a driver executes: ``before`` runs first (e.g. to capture the observation the
+    action was chosen from), ``after`` gets the executed action's record."""
+
+    def before(self, driver: Driver, action: Action) -> None: ...
+
+    def after(self, driver: Driver, action: Action) -> None: ...
+
+
 class Driver:
     """One device by serial, through the adb server on ``adb_port``."""
+
+    recorder: ActionRecorder | None = None
 
     def __init__(self, serial: str, adb_port: int = 5037, *, default_timeout: float = 10.0) -> None:
         self.serial = serial
@@ -189,9 +200,14 @@ class Driver:
 
     # ------------------------------------------------------------------ actions (each returns its record)
     def _timed(self, action: Action, run: Callable[[], object]) -> Action:
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.before(self, action)
         t0 = time.perf_counter()
         run()
         action.elapsed_ms = (time.perf_counter() - t0) * 1000
+        if recorder is not None:
+            recorder.after(self, action)
         return action
 
     def _target(self, x: int | None, y: int | None, query: dict[str, Any]) -> tuple[int, int, Element | None]:

@@ -1,0 +1,85 @@
+"""``emukit devices`` and ``emukit probe``: what is attached, and the ground truth of one device."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from emukit.errors import EmukitError
+
+
+def adb_port() -> int:
+    return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+
+
+def _cmd_devices(args: argparse.Namespace) -> int:
+    from emukit.device.adbserver import AdbServer
+    from emukit.device.driver import Driver
+
+    server = AdbServer(adb_port())
+    server.start()
+    table = Table(title=f"devices (adb server on port {server.port})")
+    for col in ("serial", "kind", "state", "API level", "model"):
+        table.add_column(col)
+    rows = []
+    for serial, state in sorted(server.devices().items()):
+        kind, api, model = "-", "-", "-"
+        if state == "device":
+            props = Driver(serial, server.port).shell(
+                "getprop ro.emukit.virtual; getprop ro.build.version.sdk; getprop ro.product.model").text
+            virtual, api, model = (props.splitlines() + ["", "", ""])[:3]
+            kind = "virtual" if virtual.strip() == "1" else "avd" if serial.startswith("emulator-") else "usb/tcp"
+        rows.append({"serial": serial, "kind": kind, "state": state, "api_level": api, "model": model})
+        table.add_row(serial, kind, state, api, model)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        Console().print(table if rows else "no devices attached")
+    return 0
+
+
+def _cmd_probe(args: argparse.Namespace) -> int:
+    from emukit.device.driver import Driver
+    from emukit.probes import probe
+
+    params: dict[str, object] = {}
+    if args.family == "persistent":
+        if not args.path or len(args.path) != 2:
+            print("emukit probe: --family persistent needs --path SOURCE --path DESTINATION", file=sys.stderr)
+            return 2
+        params = {"source": args.path[0], "destination": args.path[1], "sha256": args.sha256}
+    elif args.family == "ordered":
+        params = {"playlist": args.playlist}
+    elif args.family == "temporal":
+        params = {"timer_id": args.timer_id}
+    driver = Driver(args.serial, adb_port())
+    try:
+        result = probe(driver, args.family, **params)
+    except EmukitError as exc:
+        print(f"emukit probe: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result.model_dump() if args.evidence else result.canonical, indent=None if not args.evidence
+                     else 1, sort_keys=True))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    devices = sub.add_parser("devices", help="list attached devices (serial, kind, state, API level)")
+    devices.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    devices.set_defaults(func=_cmd_devices)
+
+    probe = sub.add_parser("probe", help="print a device's canonical ground-truth state for one family")
+    probe.add_argument("serial")
+    probe.add_argument("--family", required=True, choices=("persistent", "clipboard", "ordered", "temporal"))
+    probe.add_argument("--path", action="append",
+                       help="persistent: give twice, source then destination path of the artifact")
+    probe.add_argument("--sha256", action="store_true", help="persistent: also hash the files (evidence)")
+    probe.add_argument("--playlist", help="ordered: playlist name (default: the playing queue)")
+    probe.add_argument("--timer-id", type=int, help="temporal: timer id (default: the newest timer)")
+    probe.add_argument("--evidence", action="store_true", help="print the audit evidence too")
+    probe.set_defaults(func=_cmd_probe)

@@ -1,0 +1,23 @@
+"""Clipboard: the primary clip through the emulator's gRPC ``getClipboard`` (touches no UI)."""
+
+from __future__ import annotations
+
+from emukit.device.driver import Driver
+from emukit.probes.base import ProbeResult
+
+
+def probe_clipboard(driver: Driver) -> ProbeResult:
+    """``{"clipboard_type": "text"|"empty", "clipboard_text": str}``."""
+    from emukit.device.emulator_grpc import EmulatorControllerClient, find_endpoint
+
+    endpoint = find_endpoint(driver.serial)
+    client = EmulatorControllerClient(endpoint)
+    try:
+        text = client.get_clipboard()
+    finally:
+        client.close()
+    return ProbeResult(
+        family="clipboard",
+        canonical={"clipboard_type": "text" if text else "empty", "clipboard_text": text},
+        evidence={"source": "grpc:EmulatorController.getClipboard", "grpc_port": endpoint.port},
+    )

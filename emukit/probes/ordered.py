@@ -1,0 +1,63 @@
+"""Ordered Collection: a Retro Music playlist (``SongEntity`` by ``song_key``) or the playing queue (row
+order of ``playing_queue``), read from a local copy of the app's whole ``databases`` folder (with ``-wal`` and
+``-shm``), never from the device's live files."""
+
+from __future__ import annotations
+
+import shlex
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from emukit.device.driver import Driver
+from emukit.errors import DeviceError
+from emukit.probes.base import ProbeResult
+
+MUSIC_PACKAGE = "code.name.monkey.retromusic"
+DATABASES = f"/data/data/{MUSIC_PACKAGE}/databases"
+
+
+def pull_folder(driver: Driver, folder: str, dest: Path) -> list[str]:
+    """Copy every regular file of a device folder into ``dest`` (binary-safe); returns the names."""
+    listing = driver.shell(f"ls -1 {shlex.quote(folder)}")
+    if not listing.ok:
+        raise DeviceError(f"{driver.serial}: cannot list {folder}: {listing.stderr.decode(errors='replace')}")
+    names = [n for n in listing.text.splitlines() if n and "/" not in n]
+    for name in names:
+        (dest / name).write_bytes(driver.wire.exec_out(f"cat {shlex.quote(f'{folder}/{name}')}"))
+    return names
+
+
+def _query(db: Path, sql: str, args: tuple = ()) -> list[tuple]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+def probe_ordered(driver: Driver, playlist: str | None = None) -> ProbeResult:
+    """``{"collection_type": "playlist"|"playing_queue", "ordered_items": [title, ...]}``."""
+    with tempfile.TemporaryDirectory(prefix="emukit-probe-") as tmp:
+        folder = Path(tmp)
+        names = pull_folder(driver, DATABASES, folder)
+        if playlist is not None:
+            if "playlist.db" not in names:
+                raise DeviceError(f"{driver.serial}: no playlist.db in {DATABASES}")
+            rows = _query(folder / "playlist.db",
+                          "SELECT s.song_key, s.id, s.title, s.data FROM SongEntity s JOIN PlaylistEntity p "
+                          "ON s.playlist_creator_id = p.playlist_id WHERE p.playlist_name = ? ORDER BY s.song_key",
+                          (playlist,))
+            ctype = "playlist"
+        else:
+            if "music_playback_state.db" not in names:
+                raise DeviceError(f"{driver.serial}: no music_playback_state.db in {DATABASES}")
+            rows = _query(folder / "music_playback_state.db",
+                          "SELECT rowid, _id, title, _data FROM playing_queue ORDER BY rowid")
+            ctype = "playing_queue"
+    return ProbeResult(
+        family="ordered",
+        canonical={"collection_type": ctype, "ordered_items": [r[2] for r in rows]},
+        evidence={"databases": sorted(names), "playlist": playlist,
+                  "rows": [{"order_key": r[0], "song_id": r[1], "title": r[2], "data": r[3]} for r in rows]},
+    )

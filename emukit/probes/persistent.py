@@ -1,0 +1,48 @@
+"""Persistent Artifact: does the target exist at its source and destination? (``stat`` over adb)."""
+
+from __future__ import annotations
+
+import shlex
+
+from emukit.device.driver import Driver
+from emukit.errors import DeviceError
+from emukit.probes.base import ProbeResult
+
+_STAT_FORMAT = "%n|%s|%Y|%F"
+
+
+def stat_paths(driver: Driver, paths: list[str], sha256: bool = False) -> dict[str, dict[str, object] | None]:
+    """One shell call: path -> {size, mtime, type[, sha256]} or None when the path does not exist."""
+    script = []
+    for path in paths:
+        q = shlex.quote(path)
+        line = f"if [ -e {q} ]; then stat -c '{_STAT_FORMAT}' {q}; "
+        if sha256:
+            line += f"[ -f {q} ] && sha256sum {q}; "
+        line += f"else echo 'MISSING|'{q}; fi"
+        script.append(line)
+    result = driver.shell("; ".join(script))
+    if not result.ok:
+        raise DeviceError(f"{driver.serial}: stat probe failed: {result.stderr.decode(errors='replace')}")
+    out: dict[str, dict[str, object] | None] = {p: None for p in paths}
+    for line in result.text.splitlines():
+        if line.startswith("MISSING|"):
+            continue
+        if "|" in line:
+            name, size, mtime, kind = line.split("|", 3)
+            out[name] = {"size": int(size), "mtime": int(mtime), "type": kind}
+        elif sha256 and line.strip():
+            digest, _, name = line.partition("  ")
+            if isinstance(out.get(name), dict):
+                out[name]["sha256"] = digest  # type: ignore[index]
+    return out
+
+
+def probe_persistent(driver: Driver, source: str, destination: str, *, sha256: bool = False) -> ProbeResult:
+    """``{"source_exists", "destination_exists"}`` for one artifact; evidence: stat of both paths."""
+    stats = stat_paths(driver, [source, destination], sha256=sha256)
+    return ProbeResult(
+        family="persistent",
+        canonical={"source_exists": stats[source] is not None, "destination_exists": stats[destination] is not None},
+        evidence={"source": source, "destination": destination, "stat": stats},
+    )

@@ -1,0 +1,86 @@
+"""Temporal Deadline: the Clock app's timers from its shared-prefs XML and the device's elapsed-realtime.
+
+A running timer's remaining time is ``time_left - (elapsedRealtime - start_time)`` (AOSP DeskClock keeps
+``timer_start_time_<id>`` in elapsed-realtime ms); a paused one keeps ``time_left``.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+
+from emukit.device.driver import Driver
+from emukit.errors import DeviceError
+from emukit.probes.base import ProbeResult
+
+CLOCK_PACKAGE = "com.google.android.deskclock"
+PREFS = f"/data/data/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
+STATES = {1: "running", 2: "paused", 3: "expired", 4: "reset", 5: "missed"}
+
+
+def parse_prefs(xml_text: str) -> dict[str, object]:
+    """Android SharedPreferences XML -> {key: value} (sets as sorted lists)."""
+    if not xml_text.strip():
+        return {}
+    root = ET.fromstring(xml_text)
+    out: dict[str, object] = {}
+    for node in root:
+        name = node.get("name", "")
+        if node.tag in ("int", "long"):
+            out[name] = int(node.get("value", "0"))
+        elif node.tag == "boolean":
+            out[name] = node.get("value") == "true"
+        elif node.tag == "float":
+            out[name] = float(node.get("value", "0"))
+        elif node.tag == "string":
+            out[name] = node.text or ""
+        elif node.tag == "set":
+            out[name] = sorted((child.text or "") for child in node)
+    return out
+
+
+def timers_from_prefs(prefs: dict[str, object], elapsed_ms: int) -> list[dict[str, object]]:
+    """Every timer with its state name and effective remaining ms at ``elapsed_ms``."""
+    timers = []
+    for tid in sorted(prefs.get("timers_list", []), key=lambda s: int(s)):  # type: ignore[arg-type]
+        state = int(prefs.get(f"timer_state_{tid}", 4))  # type: ignore[arg-type]
+        left = int(prefs.get(f"timer_time_left_{tid}", 0))  # type: ignore[arg-type]
+        start = int(prefs.get(f"timer_start_time_{tid}", 0))  # type: ignore[arg-type]
+        remaining = left - (elapsed_ms - start) if state == 1 else left if state == 2 else 0
+        timers.append({"id": int(tid), "state": STATES.get(state, str(state)), "remaining_ms": remaining,
+                       "setup_ms": prefs.get(f"timer_setup_timet_{tid}"), "start_time": start, "time_left": left,
+                       "label": prefs.get(f"timer_label_{tid}", "")})
+    return timers
+
+
+def read_clock(driver: Driver) -> tuple[dict[str, object], int]:
+    """(prefs, elapsed-realtime ms) in one shell call."""
+    result = driver.shell(f"cat /proc/uptime; echo '--prefs--'; cat {PREFS} 2>/dev/null; true")
+    if not result.ok or "--prefs--" not in result.text:
+        raise DeviceError(f"{driver.serial}: cannot read the clock state: {result.stderr.decode(errors='replace')}")
+    uptime, _, xml_text = result.text.partition("--prefs--\n")
+    elapsed_ms = round(float(uptime.split()[0]) * 1000)
+    return parse_prefs(xml_text), elapsed_ms
+
+
+def probe_temporal(driver: Driver, timer_id: int | None = None) -> ProbeResult:
+    """``{"timer_active": bool, "remaining_seconds": int}`` for ``timer_id`` (default: the newest timer).
+
+    Running: active, remaining = ceil(ms / 1000) as the Clock shows it. Paused: not active, the retained
+    remainder. Expired, reset, missed or no timer: not active, 0.
+    """
+    prefs, elapsed_ms = read_clock(driver)
+    timers = timers_from_prefs(prefs, elapsed_ms)
+    chosen = next((t for t in timers if t["id"] == timer_id), None) if timer_id is not None else \
+        (timers[-1] if timers else None)
+    if chosen is None:
+        canonical = {"timer_active": False, "remaining_seconds": 0}
+    else:
+        remaining_ms = max(0, int(chosen["remaining_ms"]))  # type: ignore[arg-type]
+        active = chosen["state"] == "running" and remaining_ms > 0
+        canonical = {"timer_active": active,
+                     "remaining_seconds": math.ceil(remaining_ms / 1000) if chosen["state"] in ("running", "paused")
+                     else 0}
+    return ProbeResult(family="temporal", canonical=canonical,
+                       evidence={"elapsed_realtime_ms": elapsed_ms, "timers": timers, "timer_id": timer_id,
+                                 "prefs_path": PREFS})
