@@ -1,0 +1,303 @@
+"""Countdown timers exactly as AOSP DeskClock keeps them: in the app's default SharedPreferences.
+
+Keys (``TimerDAO``): ``timers_list`` (string set of ids), ``next_timer_id`` (int) and per timer id N
+``timer_state_N`` (int, :class:`State`), ``timer_setup_timet_N`` (long, the length the user set),
+``timer_original_timet_N`` (long, the length including added minutes), ``timer_start_time_N`` (long,
+elapsed-realtime ms of the last start/resume, ``Long.MIN_VALUE`` when unused), ``timer_wall_clock_time_N``
+(long, wall ms at that moment), ``timer_time_left_N`` (long, ms left as of ``timer_start_time_N``),
+``timer_label_N`` (string) and ``delete_after_use_N`` (boolean).
+
+A running timer's remaining time is ``time_left - (elapsedRealtime - start_time)``. Nothing is cached in
+the process: every read goes to the file, so expiry also happens while the app is stopped, and a file
+rewritten by somebody else (a driver warping time) is honoured. :func:`sync` expires timers whose deadline
+passed (as DeskClock's alarm would have, at the deadline itself), re-anchors running timers when the wall
+clock was set (``date``) and carries them over a reboot by the wall clock, as DeskClock does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from emukit.vdevice.apps.clock import prefs as P
+from emukit.vdevice.apps.clock.common import PACKAGE
+
+if TYPE_CHECKING:
+    from emukit.vdevice.device import VirtualDevice
+
+PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/{PACKAGE}_preferences.xml"
+UNUSED = -(2**63)  # Long.MIN_VALUE: no start time
+MINUTE_MS = 60_000
+MAX_LENGTH_MS = (99 * 3600 + 99 * 60 + 99) * 1000
+
+TIMERS_LIST, NEXT_TIMER_ID = "timers_list", "next_timer_id"
+STATE, LENGTH, TOTAL_LENGTH = "timer_state_", "timer_setup_timet_", "timer_original_timet_"
+START_TIME, WALL_CLOCK_TIME, TIME_LEFT = "timer_start_time_", "timer_wall_clock_time_", "timer_time_left_"
+LABEL, DELETE_AFTER_USE = "timer_label_", "delete_after_use_"
+PER_TIMER_KEYS = (STATE, LENGTH, TOTAL_LENGTH, START_TIME, WALL_CLOCK_TIME, TIME_LEFT, LABEL, DELETE_AFTER_USE)
+
+
+class State(IntEnum):
+    """``Timer.State`` values as stored in ``timer_state_N``."""
+
+    RUNNING = 1
+    PAUSED = 2
+    EXPIRED = 3
+    RESET = 4
+    MISSED = 5
+
+
+TICKING = (State.RUNNING, State.EXPIRED, State.MISSED)  # states whose remaining time moves with the clock
+
+
+@dataclass(frozen=True)
+class Timer:
+    """One timer as stored (``remaining`` is the stored ``timer_time_left``, valid at ``last_start``)."""
+
+    id: int
+    state: State
+    length: int
+    total_length: int
+    last_start: int
+    last_wall: int
+    remaining: int
+    label: str = ""
+    delete_after_use: bool = False
+
+    def remaining_at(self, now: int) -> int:
+        """Milliseconds left at elapsed-realtime ``now`` (negative once expired)."""
+        if self.state in TICKING and self.last_start != UNUSED:
+            return self.remaining - (now - self.last_start)
+        return self.remaining
+
+    def deadline(self) -> int | None:
+        """Elapsed-realtime ms at which a running timer expires."""
+        if self.state == State.RUNNING and self.last_start != UNUSED:
+            return self.last_start + self.remaining
+        return None
+
+
+# ---------------------------------------------------------------------- file <-> timers
+def read(prefs: P.Prefs) -> list[Timer]:
+    """The timers of a preferences file, in id order (unknown states are read as reset)."""
+    timers = []
+    for text in prefs.get_set(TIMERS_LIST):
+        try:
+            tid = int(text)
+        except ValueError:
+            continue
+        try:
+            state = State(prefs.get_int(f"{STATE}{tid}", State.RESET))
+        except ValueError:
+            state = State.RESET
+        length = prefs.get_int(f"{LENGTH}{tid}", 0)
+        timers.append(Timer(
+            id=tid, state=state, length=length, total_length=prefs.get_int(f"{TOTAL_LENGTH}{tid}", length),
+            last_start=prefs.get_int(f"{START_TIME}{tid}", UNUSED),
+            last_wall=prefs.get_int(f"{WALL_CLOCK_TIME}{tid}", UNUSED),
+            remaining=prefs.get_int(f"{TIME_LEFT}{tid}", length), label=prefs.get_str(f"{LABEL}{tid}"),
+            delete_after_use=prefs.get_bool(f"{DELETE_AFTER_USE}{tid}")))
+    return sorted(timers, key=lambda t: t.id)
+
+
+def write(prefs: P.Prefs, timer: Timer) -> None:
+    """Store every key of ``timer`` (``TimerDAO.updateTimer``) and list its id."""
+    tid = timer.id
+    prefs.put_int(f"{STATE}{tid}", int(timer.state))
+    prefs.put_long(f"{LENGTH}{tid}", timer.length)
+    prefs.put_long(f"{TOTAL_LENGTH}{tid}", timer.total_length)
+    prefs.put_long(f"{START_TIME}{tid}", timer.last_start)
+    prefs.put_long(f"{WALL_CLOCK_TIME}{tid}", timer.last_wall)
+    prefs.put_long(f"{TIME_LEFT}{tid}", timer.remaining)
+    prefs.put_str(f"{LABEL}{tid}", timer.label)
+    prefs.put_bool(f"{DELETE_AFTER_USE}{tid}", timer.delete_after_use)
+    ids = set(prefs.get_set(TIMERS_LIST))
+    ids.add(str(tid))
+    prefs.put_set(TIMERS_LIST, sorted(ids))
+
+
+def _remove(prefs: P.Prefs, tid: int) -> None:
+    prefs.remove(*(f"{key}{tid}" for key in PER_TIMER_KEYS))
+    prefs.put_set(TIMERS_LIST, [i for i in prefs.get_set(TIMERS_LIST) if i != str(tid)])
+
+
+# ---------------------------------------------------------------------- lifecycle (Timer.java semantics)
+def start(t: Timer, now: int, wall: int) -> Timer:
+    if t.state in TICKING:
+        return t
+    return replace(t, state=State.RUNNING, last_start=now, last_wall=wall)
+
+
+def pause(t: Timer, now: int) -> Timer:
+    if t.state in (State.PAUSED, State.RESET):
+        return t
+    return replace(t, state=State.PAUSED, last_start=UNUSED, last_wall=UNUSED, remaining=t.remaining_at(now))
+
+
+def expire(t: Timer, now: int, wall: int) -> Timer:
+    """Expire at the deadline (when it lies in the past) so the overrun keeps counting from there."""
+    if t.state != State.RUNNING:
+        return t
+    deadline = t.deadline()
+    at = now if deadline is None or deadline > now else deadline
+    return replace(t, state=State.EXPIRED, last_start=at, last_wall=wall - (now - at),
+                   remaining=min(0, t.remaining_at(at)))
+
+
+def reset(t: Timer) -> Timer:
+    return replace(t, state=State.RESET, total_length=t.length, last_start=UNUSED, last_wall=UNUSED,
+                   remaining=t.length)
+
+
+def add_minute(t: Timer, now: int, wall: int) -> Timer:
+    """``+1:00``: expired and missed timers restart with one minute; others get a minute more."""
+    if t.state == State.RESET:
+        return t
+    if t.state in (State.EXPIRED, State.MISSED):
+        target = MINUTE_MS
+        delta = target - t.remaining
+        return replace(t, state=State.RUNNING, total_length=t.total_length + delta, last_start=now,
+                       last_wall=wall, remaining=target)
+    return replace(t, total_length=t.total_length + MINUTE_MS, remaining=t.remaining + MINUTE_MS)
+
+
+def after_reboot(t: Timer, now: int, wall: int) -> Timer:
+    """``Timer.updateAfterReboot``: elapsed-realtime restarted, carry the time over by the wall clock."""
+    if t.state in (State.RESET, State.PAUSED):
+        return t
+    delta = max(0, wall - t.last_wall) if t.last_wall != UNUSED else 0
+    return replace(t, last_start=now, last_wall=wall, remaining=t.remaining - delta)
+
+
+def after_time_set(t: Timer, now: int, wall: int) -> Timer:
+    """``Timer.updateAfterTimeSet``: the wall clock was set; re-anchor both clocks, same time left."""
+    if t.state in (State.RESET, State.PAUSED) or now < t.last_start:
+        return t
+    return replace(t, last_start=now, last_wall=wall, remaining=t.remaining_at(now))
+
+
+def _moved_apart(t: Timer, now: int, wall: int) -> bool:
+    """The wall clock no longer matches elapsed-realtime since the timer's anchor (``date`` was set)."""
+    return t.last_wall != UNUSED and wall - t.last_wall != now - t.last_start
+
+
+# ---------------------------------------------------------------------- device-level operations
+def clocks(device: VirtualDevice) -> tuple[int, int]:
+    """(elapsed-realtime, wall) ms read at one instant (both move together on the device)."""
+    now = device.elapsed_ms()
+    return now, device.state.clock.wall_ms
+
+
+def load(device: VirtualDevice) -> P.Prefs:
+    return P.load(device, PREFS_PATH)
+
+
+def save(device: VirtualDevice, prefs: P.Prefs) -> None:
+    P.save(device, PREFS_PATH, prefs)
+
+
+def sync(device: VirtualDevice) -> list[Timer]:
+    """Read the timers, expire the ones whose deadline passed and persist that at once."""
+    prefs = load(device)
+    timers = read(prefs)
+    now, wall = clocks(device)
+    changed = False
+    out = []
+    for t in timers:
+        new = t
+        if new.state in TICKING and new.last_start != UNUSED:
+            if new.last_start > now:
+                new = after_reboot(new, now, wall)
+            elif _moved_apart(new, now, wall):
+                new = after_time_set(new, now, wall)
+        deadline = new.deadline()
+        if deadline is not None and deadline <= now:
+            new = expire(new, now, wall)
+        if new != t:
+            write(prefs, new)
+            changed = True
+        out.append(new)
+    if changed:
+        save(device, prefs)
+    return out
+
+
+def get(device: VirtualDevice, tid: int) -> Timer | None:
+    return next((t for t in sync(device) if t.id == tid), None)
+
+
+def create(device: VirtualDevice, length_ms: int, label: str = "", delete_after_use: bool = False,
+           running: bool = True) -> int:
+    """``TimerModel.addTimer`` (+ ``startTimer``): a new timer under ``next_timer_id``; returns its id."""
+    sync(device)
+    prefs = load(device)
+    tid = prefs.get_int(NEXT_TIMER_ID, 0)
+    prefs.put_int(NEXT_TIMER_ID, tid + 1)
+    length = max(1000, min(int(length_ms), MAX_LENGTH_MS))
+    timer = Timer(tid, State.RESET, length, length, UNUSED, UNUSED, length, label, delete_after_use)
+    if running:
+        timer = start(timer, *clocks(device))
+    write(prefs, timer)
+    save(device, prefs)
+    return tid
+
+
+def update(device: VirtualDevice, tid: int, action: str) -> None:
+    """Apply one user action to timer ``tid``: start, pause, reset, add_minute, delete or stop."""
+    timers = {t.id: t for t in sync(device)}
+    timer = timers.get(tid)
+    if timer is None:
+        return
+    prefs = load(device)
+    now, wall = clocks(device)
+    if action == "delete" or (action == "stop" and timer.delete_after_use):
+        _remove(prefs, tid)
+    else:
+        new = {"start": lambda: start(timer, now, wall), "pause": lambda: pause(timer, now),
+               "reset": lambda: reset(timer), "stop": lambda: reset(timer),
+               "add_minute": lambda: add_minute(timer, now, wall)}[action]()
+        if new == timer:
+            return
+        write(prefs, new)
+    save(device, prefs)
+
+
+def set_label(device: VirtualDevice, tid: int, label: str) -> None:
+    timer = get(device, tid)
+    if timer is None:
+        return
+    prefs = load(device)
+    write(prefs, replace(timer, label=label))
+    save(device, prefs)
+
+
+# ---------------------------------------------------------------------- formatting
+def format_remaining(ms: int) -> str:
+    """The timer card's text (``TimerTextController``): ``4:59``, ``1:04:59``, ``-0:05``; rounds up."""
+    negative = ms < 0
+    ms = abs(ms)
+    seconds = ms // 1000 + (1 if ms % 1000 and not negative else 0)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    text = f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+    return ("-" if negative and seconds else "") + text
+
+
+def format_chronometer(ms: int) -> str:
+    """A counting-down ``Chronometer`` in a notification (``DateUtils.formatElapsedTime``): ``04:59``."""
+    seconds = max(0, ms) // 1000
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+def format_setup(digits: str) -> str:
+    """The keypad display: ``00h 05m 00s`` from up to six digits typed right to left."""
+    d = digits.rjust(6, "0")[-6:]
+    return f"{d[0:2]}h {d[2:4]}m {d[4:6]}s"
+
+
+def setup_ms(digits: str) -> int:
+    d = digits.rjust(6, "0")[-6:]
+    return (int(d[0:2]) * 3600 + int(d[2:4]) * 60 + int(d[4:6])) * 1000
