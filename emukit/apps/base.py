@@ -62,11 +62,18 @@ class AppProfile:
 
     package: ClassVar[str] = ""
     name: ClassVar[str] = ""
-    verified: ClassVar[bool] = False
     activity: ClassVar[str | None] = None
+    #: versionName suffixes of the builds this profile has been exercised against in emukit's own tests
+    verified_builds: ClassVar[tuple[str, ...]] = ("-emukit-virtual",)
 
-    def __init__(self, driver: Driver) -> None:
+    def __init__(self, driver: Driver, version: str = "") -> None:
         self.driver = driver
+        self.version = version
+
+    @property
+    def verified(self) -> bool:
+        """True when the installed build is one this profile was tested against; real apps: False."""
+        return any(self.version.endswith(suffix) for suffix in self.verified_builds)
 
     @classmethod
     def matches(cls, version_name: str) -> bool:

@@ -13,9 +13,11 @@ _VERSION_RE = re.compile(r"versionName=(\S+)")
 
 def all_profiles() -> list[type[AppProfile]]:
     """Every profile class, most specific first."""
+    from emukit.apps.clock import ClockProfile
     from emukit.apps.notes import MarkorProfile
+    from emukit.apps.settings import SettingsProfile
 
-    return [MarkorProfile]
+    return [MarkorProfile, ClockProfile, SettingsProfile]
 
 
 def installed_version(driver: Driver, package: str) -> str | None:
@@ -35,5 +37,5 @@ def profile_for(driver: Driver, name: str) -> AppProfile:
         raise DeviceError(f"{driver.serial}: {candidates[0].package} is not installed")
     for cls in candidates:
         if cls.matches(version):
-            return cls(driver)
+            return cls(driver, version)
     raise DeviceError(f"{driver.serial}: no {name} profile supports {candidates[0].package} {version}")

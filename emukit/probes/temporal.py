@@ -53,13 +53,23 @@ def timers_from_prefs(prefs: dict[str, object], elapsed_ms: int) -> list[dict[st
     return timers
 
 
-def read_clock(driver: Driver) -> tuple[dict[str, object], int]:
-    """(prefs, elapsed-realtime ms) in one shell call."""
-    result = driver.shell(f"cat /proc/uptime; echo '--prefs--'; cat {PREFS} 2>/dev/null; true")
+PREFS_USER_DE = f"/data/user_de/0/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
+
+
+def read_clock_raw(driver: Driver) -> tuple[str, int]:
+    """(prefs XML text, elapsed-realtime ms) in one shell call. Google Clock on recent Android may keep its
+    prefs in device-protected storage (``/data/user_de/0``): that copy is read when the first is missing."""
+    result = driver.shell(f"cat /proc/uptime; echo '--prefs--'; cat {PREFS} 2>/dev/null || "
+                          f"cat {PREFS_USER_DE} 2>/dev/null; true")
     if not result.ok or "--prefs--" not in result.text:
         raise DeviceError(f"{driver.serial}: cannot read the clock state: {result.stderr.decode(errors='replace')}")
     uptime, _, xml_text = result.text.partition("--prefs--\n")
-    elapsed_ms = round(float(uptime.split()[0]) * 1000)
+    return xml_text, round(float(uptime.split()[0]) * 1000)
+
+
+def read_clock(driver: Driver) -> tuple[dict[str, object], int]:
+    """(prefs, elapsed-realtime ms)."""
+    xml_text, elapsed_ms = read_clock_raw(driver)
     return parse_prefs(xml_text), elapsed_ms
 
 
