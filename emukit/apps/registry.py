@@ -14,10 +14,11 @@ _VERSION_RE = re.compile(r"versionName=(\S+)")
 def all_profiles() -> list[type[AppProfile]]:
     """Every profile class, most specific first."""
     from emukit.apps.clock import ClockProfile
+    from emukit.apps.files import FilesProfile
     from emukit.apps.notes import MarkorProfile
     from emukit.apps.settings import SettingsProfile
 
-    return [MarkorProfile, ClockProfile, SettingsProfile]
+    return [FilesProfile, MarkorProfile, ClockProfile, SettingsProfile]
 
 
 def installed_version(driver: Driver, package: str) -> str | None:
