@@ -1,0 +1,85 @@
+"""Ground-truth probes and the time warp against a real virtual device behind the real adb server.
+
+Probes must be read-only: running all of them twice leaves the screenshot, the hierarchy and every other
+probe's value unchanged.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from emukit.apps.registry import profile_for
+from emukit.device.driver import Driver
+from emukit.probes import probe
+from emukit.timewarp import warp
+from tests.integration.helpers import wait_usable
+
+SD = "/storage/emulated/0"
+CLOCK = "com.google.android.deskclock"
+
+
+@pytest.fixture(scope="module")
+def driver(vdevice, adb_server):
+    Driver(vdevice.serial, adb_server.port).adbutils().root()
+    wait_usable(adb_server, vdevice.serial)
+    d = Driver(vdevice.serial, adb_server.port, default_timeout=5)
+    yield d
+    d.close()
+
+
+def test_persistent_probe(driver):
+    driver.shell(f"echo data > {SD}/Download/a.txt; rm -f {SD}/Documents/a.txt", check=True)
+    result = probe(driver, "persistent", source=f"{SD}/Download/a.txt", destination=f"{SD}/Documents/a.txt",
+                   sha256=True)
+    assert result.canonical == {"source_exists": True, "destination_exists": False}
+    src = result.evidence["stat"][f"{SD}/Download/a.txt"]
+    assert src["size"] == 5 and len(src["sha256"]) == 64
+
+
+def test_temporal_probe_and_warp(driver):
+    driver.shell(f"pm clear {CLOCK}", check=True)
+    clock = profile_for(driver, "clock")
+    clock.launch(fresh=True)
+    clock.open_timers()
+    clock.start_timer(300)
+    assert probe(driver, "temporal").canonical == {"timer_active": True, "remaining_seconds": 300}
+    driver.home()
+    record = warp(driver, 120)
+    assert record.seconds == 120 and record.method
+    assert record.details["timers_after"][0]["remaining_ms"] == 180_000
+    assert probe(driver, "temporal").canonical == {"timer_active": True, "remaining_seconds": 180}
+    warp(driver, 200)
+    assert probe(driver, "temporal").canonical == {"timer_active": False, "remaining_seconds": 0}
+    driver.shell("cmd statusbar expand-notifications", check=True)
+    assert driver.exists(text="Time's up") and driver.exists(text="Stop")
+    driver.shell("cmd statusbar collapse", check=True)
+
+
+def test_warp_keeps_paused_timers(driver):
+    driver.shell(f"pm clear {CLOCK}", check=True)
+    clock = profile_for(driver, "clock")
+    clock.launch(fresh=True)
+    clock.open_timers()
+    clock.start_timer(600)
+    clock.pause()
+    warp(driver, 900)
+    assert probe(driver, "temporal").canonical == {"timer_active": False, "remaining_seconds": 600}
+
+
+def test_probes_are_read_only(driver):
+    driver.shell(f"echo x > {SD}/Download/ro.txt", check=True)
+    params = {"persistent": {"source": f"{SD}/Download/ro.txt", "destination": f"{SD}/Music/ro.txt"},
+              "temporal": {}}
+    families = ["persistent", "temporal"]
+    try:
+        from emukit.device.emulator_grpc import find_endpoint  # noqa: F401
+
+        families.append("clipboard")
+        params["clipboard"] = {}
+    except ImportError:
+        pass
+    before_screen = driver.wait_stable()
+    first = {f: probe(driver, f, **params[f]).canonical for f in families}
+    second = {f: probe(driver, f, **params[f]).canonical for f in families}
+    assert first == second
+    assert driver.wait_stable() == before_screen
