@@ -34,19 +34,26 @@ def adb_server() -> Iterator[AdbServer]:
 @pytest.fixture(scope="session")
 def vdevice_factory(adb_server: AdbServer, tmp_path_factory: pytest.TempPathFactory):
     """Start virtual devices on demand; every one is stopped at the end of the session."""
-    from emukit.device.virtual import VirtualDeviceProcess, free_adb_ports
+    from emukit.device.virtual import PortInUse, VirtualDeviceProcess, free_adb_ports
 
     started: list[VirtualDeviceProcess] = []
     root = tmp_path_factory.mktemp("vdevices")
 
     def start(*, wipe: bool = True, state_dir: Path | None = None, adb_port: int | None = None,
               clock: str = "logical") -> VirtualDeviceProcess:
-        port = adb_port or free_adb_ports(1, start=20001 + 2 * len(started) * 7)[0]
-        proc = VirtualDeviceProcess(port, state_dir or root / f"dev{port}", adb_server, wipe=wipe,
-                                    clock=clock)
-        proc.start()
-        started.append(proc)
-        return proc
+        for attempt in range(5):
+            port = adb_port or free_adb_ports(1, start=20001 + 2 * (len(started) * 7 + attempt * 3))[0]
+            proc = VirtualDeviceProcess(port, state_dir or root / f"dev{port}", adb_server, wipe=wipe,
+                                        clock=clock)
+            try:
+                proc.start()
+            except PortInUse:
+                if adb_port is not None or attempt == 4:
+                    raise
+                continue  # another process took the port between the check and the bind
+            started.append(proc)
+            return proc
+        raise AssertionError("unreachable")
 
     yield start
     for proc in started:

@@ -44,6 +44,10 @@ def free_adb_ports(count: int, start: int = FIRST_TEST_PORT) -> list[int]:
     return ports
 
 
+class PortInUse(DeviceError):
+    """The device could not bind its ports (another process took them first): retry on other ports."""
+
+
 class VirtualDeviceProcess:
     """One ``emukit vdevice serve`` child process."""
 
@@ -76,8 +80,10 @@ class VirtualDeviceProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise DeviceError(f"virtual device {self.serial} exited with {self.proc.returncode}; "
-                                  f"see {self.log_path}")
+                tail = self.log_path.read_text(errors="replace")[-2000:] if self.log_path.exists() else ""
+                kind = PortInUse if "is not free" in tail else DeviceError
+                raise kind(f"virtual device {self.serial} exited with {self.proc.returncode}; "
+                           f"see {self.log_path}: {tail.strip().splitlines()[-1] if tail.strip() else ''}")
             if self.server.state(self.serial) == "device":
                 return self.serial
             time.sleep(0.05)
