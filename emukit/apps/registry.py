@@ -15,10 +15,11 @@ def all_profiles() -> list[type[AppProfile]]:
     """Every profile class, most specific first."""
     from emukit.apps.clock import ClockProfile
     from emukit.apps.files import FilesProfile
+    from emukit.apps.music import MusicProfile
     from emukit.apps.notes import MarkorProfile
     from emukit.apps.settings import SettingsProfile
 
-    return [FilesProfile, MarkorProfile, ClockProfile, SettingsProfile]
+    return [FilesProfile, MarkorProfile, MusicProfile, ClockProfile, SettingsProfile]
 
 
 def installed_version(driver: Driver, package: str) -> str | None:

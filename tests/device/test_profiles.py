@@ -86,3 +86,34 @@ def test_clock_timer_controls(driver):
     settings = profile_for(driver, "settings")
     settings.launch(fresh=True)
     settings.open_date_time()
+
+
+def test_music_queue_and_playlist(driver):
+    from emukit.probes import probe
+    from emukit.media import make_mp3
+
+    titles = ["Amber", "Birch", "Cedar", "Dune"]
+    driver.shell("pm clear code.name.monkey.retromusic; rm -rf /sdcard/Music/*", check=True)
+    sync = driver.adbutils().sync
+    for t in titles:
+        sync.push(make_mp3(t, "Band"), f"/sdcard/Music/{t.lower()}.mp3")
+    music = profile_for(driver, "music")
+    music.launch(fresh=True)
+    for t in ["Cedar", "Amber", "Dune"]:
+        music.add_to_queue(t)
+    assert probe(driver, "ordered").canonical == {"collection_type": "playing_queue",
+                                                  "ordered_items": ["Cedar", "Amber", "Dune"]}
+    music.open_now_playing()
+    music.open_queue()
+    assert music.visible_titles() == ["Cedar", "Amber", "Dune"]
+    music.move(2, 0)
+    assert music.visible_titles() == ["Dune", "Cedar", "Amber"]
+    assert probe(driver, "ordered").canonical["ordered_items"] == ["Dune", "Cedar", "Amber"]
+    music.back()
+    music.back()
+    music.create_playlist("Mix")
+    music.tab("Songs")
+    for t in ["Birch", "Amber"]:
+        music.add_to_playlist(t, "Mix")
+    assert probe(driver, "ordered", playlist="Mix").canonical == {"collection_type": "playlist",
+                                                                  "ordered_items": ["Birch", "Amber"]}

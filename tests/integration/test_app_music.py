@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from emukit.device.adbserver import adb_binary
-from emukit.vdevice.media import make_mp3
+from emukit.media import make_mp3
 
 PKG = "code.name.monkey.retromusic"
 MAIN = f"{PKG}/.activities.MainActivity"

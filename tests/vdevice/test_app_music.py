@@ -13,7 +13,7 @@ import pytest
 from emukit.vdevice.apps.music import MusicApp
 from emukit.vdevice.apps.music.const import MEDIA_DB, PKG, PLAYLIST_DB, PREFS_XML, QUEUE_DB
 from emukit.vdevice.device import VirtualDevice
-from emukit.vdevice.media import make_mp3, read_tags
+from emukit.media import make_mp3, read_tags
 from emukit.vdevice.ui.view import View
 
 TITLES = ("Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord", "Grove", "Heath", "Isle", "Juniper", "Kestrel")

@@ -10,7 +10,7 @@ from emukit.vdevice.apps.music import library, playback
 from emukit.vdevice.apps.music import playlists as pl
 from emukit.vdevice.apps.music.const import MUSIC_DIR, PKG
 from emukit.vdevice.apps.music.ui import Ui
-from emukit.vdevice.media import make_mp3
+from emukit.media import make_mp3
 from emukit.vdevice.ui import theme
 
 if TYPE_CHECKING:
