@@ -46,6 +46,7 @@ class Action(BaseModel):
     text: str | None = None
     key: int | None = None
     duration_ms: int | None = None
+    wait_ms: int | None = Field(default=None, description="logical time that passed before the action")
     element: Element | None = None
     elapsed_ms: float = Field(default=0.0, description="wall time the driver spent executing it")
 
