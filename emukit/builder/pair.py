@@ -1,0 +1,235 @@
+"""Build one strict pair: run branch A and branch B of a template from the same base snapshot, record
+everything model-visible, read ground truth at the boundary, execute the shared action, read the semantic
+outcome, and check the five acceptance criteria of seed 002 Appendix C.1.2."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from emukit.device.actions import Action
+from emukit.device.console import ConsoleClient
+from emukit.device.driver import Driver
+from emukit.errors import DeviceError, EmukitError
+from emukit.probes import probe
+from emukit.records import BranchRecord, Observation, PairRecord, Step, Validation, WarpRecord
+from emukit.templates.sampler import substitute
+from emukit.templates.schema import Template
+from emukit.timewarp import warp
+from emukit.wm import get_format, request_hash
+
+REQUEST_FORMATS = ("code2world", "gworld")
+SHADE_SWIPE = (540, 10, 540, 1400, 300)
+
+
+class Rejected(EmukitError):
+    """An attempt that cannot become a strict pair; ``reason`` is a short machine-readable code."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass
+class Artifacts:
+    """Content-addressed blobs collected while building a pair: sha256 -> (bytes, extension)."""
+
+    blobs: dict[str, tuple[bytes, str]] = field(default_factory=dict)
+
+    def add(self, data: bytes, ext: str) -> str:
+        sha = hashlib.sha256(data).hexdigest()
+        self.blobs.setdefault(sha, (data, ext))
+        return sha
+
+    def observation(self, png: bytes, xml: str) -> Observation:
+        return Observation(screenshot=self.add(png, "png"), hierarchy=self.add(xml.encode(), "xml"))
+
+
+class _HistoryRecorder:
+    """Driver recorder: the observation before each action, then the action (the model-visible history)."""
+
+    def __init__(self, artifacts: Artifacts) -> None:
+        self.artifacts = artifacts
+        self.steps: list[Step] = []
+        self._pending: Observation | None = None
+        self.capture_ms = 0.0
+
+    def before(self, driver: Driver, action: Action) -> None:
+        t0 = time.perf_counter()
+        png, xml = driver.wait_stable()
+        self._pending = self.artifacts.observation(png, xml)
+        self.capture_ms += (time.perf_counter() - t0) * 1000
+
+    def after(self, driver: Driver, action: Action) -> None:
+        assert self._pending is not None
+        self.steps.append(Step(observation=self._pending, action=action))
+        self._pending = None
+
+
+@dataclass
+class PairContext:
+    """Everything fixed for one attempt."""
+
+    template: Template
+    params: dict[str, Any]
+    seed: int
+    slot: int
+    attempt: int
+
+    @property
+    def pair_id(self) -> str:
+        return f"{self.template.name}-{self.seed}-{self.slot}"
+
+    def sub(self, obj: Any) -> Any:
+        return substitute(obj, self.params, f"{self.template.source_path}")
+
+
+def load_base(driver: Driver, snapshot: str, timeout: float = 60.0) -> None:
+    """Load the base snapshot and wait until the device answers again."""
+    with ConsoleClient.for_serial(driver.serial) as console:
+        console.snapshot_load(snapshot)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if driver.shell("echo ok").text.strip() == "ok":
+                return
+        except DeviceError:
+            pass
+        if time.monotonic() > deadline:
+            raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading snapshot {snapshot}")
+        time.sleep(0.05)
+
+
+def _resolve_shared(driver: Driver, ctx: PairContext) -> tuple[Action, float]:
+    """The concrete shared action on this branch (selectors resolved on the boundary screen)."""
+    spec = ctx.sub(ctx.template.shared_action.model_dump(exclude_none=True))
+    kind = spec["type"]
+    if kind == "wait":
+        seconds = float(spec["seconds"])
+        return Action(type="wait", duration_ms=round(seconds * 1000)), seconds
+    element = None
+    if "target" in spec:
+        element = driver.find(**spec.pop("target"))
+        if element is None:
+            raise Rejected("missing_target", f"shared action target not on the boundary screen: {spec}")
+        spec["x"], spec["y"] = element.center
+    fields = {k: v for k, v in spec.items() if k in ("x", "y", "x2", "y2", "text", "key", "duration_ms")}
+    return Action(type=kind, element=element, **fields), 0.0
+
+
+def _execute_shared(driver: Driver, action: Action, seconds: float) -> WarpRecord | None:
+    record = None
+    if action.type == "wait":
+        record = warp(driver, seconds)
+        x1, y1, x2, y2, ms = SHADE_SWIPE
+        driver.swipe(x1, y1, x2, y2, ms)
+    elif action.type == "tap":
+        driver.tap(action.x, action.y)
+    elif action.type == "long_press":
+        driver.long_press(action.x, action.y, action.duration_ms or 800)
+    elif action.type == "swipe":
+        driver.swipe(action.x, action.y, action.x2, action.y2, action.duration_ms or 300)  # type: ignore[arg-type]
+    elif action.type == "type":
+        driver.type_text(action.text or "")
+    elif action.type == "key":
+        driver.key(action.key or 0)
+    return record
+
+
+def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts) -> BranchRecord:
+    """Execute one branch from the base snapshot up to the shared action's outcome."""
+    from emukit.builder.outcomes import read_outcome
+    from emukit.builder.steps import StepRunner
+
+    t = ctx.template
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    load_base(driver, t.base_snapshot)
+    timings["snapshot_load"] = (time.perf_counter() - t0) * 1000
+    runner = StepRunner(driver, f"{t.source_path}: {name}")
+    t0 = time.perf_counter()
+    runner.run(ctx.sub(t.setup), setup=True)
+    timings["setup"] = (time.perf_counter() - t0) * 1000
+    recorder = _HistoryRecorder(artifacts)
+    driver.recorder = recorder
+    t0 = time.perf_counter()
+    try:
+        runner.run(ctx.sub(t.branches[name]))  # type: ignore[index]
+        runner.run(ctx.sub(t.converge))
+    finally:
+        driver.recorder = None
+    timings["actions"] = (time.perf_counter() - t0) * 1000 - recorder.capture_ms
+    t0 = time.perf_counter()
+    first = driver.wait_stable()
+    second = driver.observe()
+    boundary, recaptured = artifacts.observation(*first), artifacts.observation(*second)
+    timings["captures"] = recorder.capture_ms + (time.perf_counter() - t0) * 1000
+    t0 = time.perf_counter()
+    state_params = {k: v for k, v in ctx.sub(t.state).items() if k != "family"}
+    state = probe(driver, t.family, **state_params)
+    timings["probes"] = (time.perf_counter() - t0) * 1000
+    shared, seconds = _resolve_shared(driver, ctx)
+    t0 = time.perf_counter()
+    warp_record = _execute_shared(driver, shared, seconds)
+    next_png, next_xml = driver.wait_stable()
+    timings["shared_action"] = (time.perf_counter() - t0) * 1000
+    t0 = time.perf_counter()
+    outcome_spec = ctx.sub(t.outcome.model_dump(exclude_none=True))
+    outcome, evidence = read_outcome(driver, t.family, outcome_spec, next_xml, state_params)
+    timings["probes"] += (time.perf_counter() - t0) * 1000
+    return BranchRecord(
+        name=name, history=recorder.steps, boundary_observation=boundary, boundary_recaptured=recaptured,
+        state=state.canonical, state_evidence=state.evidence, shared_action=shared,
+        next_observation=artifacts.observation(next_png, next_xml), outcome=outcome, outcome_evidence=evidence,
+        warp=warp_record or (runner.warps[-1] if runner.warps else None), timings_ms=timings)
+
+
+def request_hashes(png: bytes, action: Action, family: str) -> dict[str, str]:
+    """SHA-256 of the canonical observation-only request per world-model format."""
+    return {name: request_hash(get_format(name).build_request(png, action, family=family))
+            for name in REQUEST_FORMATS}
+
+
+def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]:
+    """Run both branches on ``driver``; return the verified pair or raise :class:`Rejected`."""
+    from emukit.builder.validate import outcomes_differ, states_differ, validate_branch
+
+    t = ctx.template
+    artifacts = Artifacts()
+    branches: dict[str, BranchRecord] = {}
+    for name in ("A", "B"):
+        try:
+            branches[name] = run_branch(driver, ctx, name, artifacts)
+        except Rejected:
+            raise
+        except DeviceError as exc:
+            raise Rejected("device_error", f"branch {name}: {exc}") from exc
+    a, b = branches["A"], branches["B"]
+    stable = a.boundary_observation == a.boundary_recaptured and b.boundary_observation == b.boundary_recaptured
+    shared_a, shared_b = a.shared_action.canonical(), b.shared_action.canonical()
+    hashes_a = request_hashes(artifacts.blobs[a.boundary_observation.screenshot][0], a.shared_action, t.family)
+    hashes_b = request_hashes(artifacts.blobs[b.boundary_observation.screenshot][0], b.shared_action, t.family)
+    match = (a.boundary_observation == b.boundary_observation and shared_a == shared_b and hashes_a == hashes_b)
+    spec = ctx.sub(t.outcome.model_dump(exclude_none=True))
+    wait = float(ctx.sub(t.shared_action.seconds) or 0) if t.shared_action.type == "wait" else 0.0
+    problems = {n: validate_branch(t.family, br.state, br.outcome, br.outcome_evidence, spec,
+                                   ctx.sub(t.expect[n].model_dump()), wait)  # type: ignore[index]
+                for n, br in branches.items()}
+    validation = Validation(stable_boundary=stable, observation_match=match,
+                            state_differs=states_differ(a.state, b.state),
+                            outcome_differs=outcomes_differ(t.family, a.outcome, b.outcome),
+                            validator_pass=not problems["A"] and not problems["B"])
+    if not validation.accepted:
+        detail = "; ".join(f"{n}: {p}" for n, ps in problems.items() for p in ps)
+        if not match:
+            detail = (f"boundary A {a.boundary_observation.screenshot[:12]} vs B {b.boundary_observation.screenshot[:12]}"
+                      f"{'' if shared_a == shared_b else f', shared actions {shared_a} vs {shared_b}'}; " + detail)
+        raise Rejected(validation.failed()[0], detail)
+    record = PairRecord(pair_id=ctx.pair_id, family=t.family, template=t.name, template_hash=t.content_hash(),
+                        params=ctx.params, seed=ctx.seed, base_snapshot=t.base_snapshot, shared_action=a.shared_action,
+                        request_hashes=hashes_a, branches={"A": a, "B": b}, validation=validation,
+                        device=driver.serial, attempt=ctx.attempt)
+    return record, artifacts

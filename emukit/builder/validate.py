@@ -1,0 +1,62 @@
+"""Family-specific validators (criterion 5 of seed 002 Appendix C.1.2): the semantic outcome must agree
+with the independently probed state, and both must match the template's expected contrast."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _subset(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+    return all(actual.get(k) == v for k, v in expected.items())
+
+
+def validate_branch(family: str, state: dict[str, Any], outcome: dict[str, Any], outcome_evidence: dict[str, Any],
+                    spec: dict[str, Any], expected: dict[str, Any], wait_seconds: float = 0.0) -> list[str]:
+    """Problems with one branch (empty = valid)."""
+    problems: list[str] = []
+    if not _subset(expected.get("state", {}), state):
+        problems.append(f"state {state} does not match the expected {expected.get('state')}")
+    if not _subset(expected.get("outcome", {}), outcome):
+        problems.append(f"outcome {outcome} does not match the expected {expected.get('outcome')}")
+    if family == "persistent":
+        field = spec.get("state_field") or "destination_exists"
+        if (outcome.get("result") == "present") != bool(state.get(field)):
+            problems.append(f"surface says {outcome.get('result')} but {field}={state.get(field)}")
+        if not outcome_evidence.get("consistent", True):
+            problems.append("search shows neither the target nor an explicit empty state")
+    elif family == "clipboard":
+        if outcome.get("pasted_text") != state.get("clipboard_text"):
+            problems.append(f"pasted {outcome.get('pasted_text')!r} but the clipboard held "
+                            f"{state.get('clipboard_text')!r}")
+    elif family == "ordered":
+        if outcome.get("ordered_items") != state.get("ordered_items"):
+            problems.append(f"screen order {outcome.get('ordered_items')} differs from the stored order "
+                            f"{state.get('ordered_items')}")
+        if outcome.get("ordered_items") != outcome_evidence.get("database_order"):
+            problems.append("screen order differs from the database after the action")
+    elif family == "temporal":
+        remaining = int(state.get("remaining_seconds", 0))
+        status = outcome.get("status")
+        if state.get("timer_active"):
+            want = "fired" if remaining <= wait_seconds else "running"
+            if status != want:
+                problems.append(f"timer with {remaining}s left and a {wait_seconds}s wait shows {status}, "
+                                f"expected {want}")
+            if want == "running" and abs(int(outcome.get("remaining_seconds", 0)) - (remaining - wait_seconds)) > 1:
+                problems.append("countdown after the wait does not match the probed remaining time")
+        elif remaining > 0:
+            if status != "paused" or int(outcome.get("remaining_seconds", 0)) != remaining:
+                problems.append(f"paused timer ({remaining}s) shows {status}")
+        elif status not in ("none",):
+            problems.append(f"no active timer but the shade shows {status}")
+    return problems
+
+
+def states_differ(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a != b
+
+
+def outcomes_differ(family: str, a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = {"persistent": ("result",), "clipboard": ("pasted_text",), "ordered": ("ordered_items",),
+            "temporal": ("status", "remaining_seconds")}[family]
+    return any(a.get(k) != b.get(k) for k in keys)

@@ -1,0 +1,206 @@
+"""Base snapshots: declared in ``snapshots/*.yaml`` (how to build them), built on a device through adb and
+the console, and verified by a fingerprint of their ground-truth state."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from emukit.device.console import ConsoleClient
+from emukit.device.driver import Driver
+from emukit.errors import ConfigError, DeviceError
+from emukit.media import make_mp3
+
+MARKOR_NOTEBOOK = "/storage/emulated/0/Documents/Markor"
+
+
+class FileSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    path: str
+    text: str | None = None
+    size: int | None = None  # filled with deterministic bytes
+
+
+class SongSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str
+    artist: str = "Unknown artist"
+    album: str = ""
+    file: str | None = None
+
+
+class NoteSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    text: str = ""
+
+
+class SettingSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    namespace: str = Field(pattern="^(global|system|secure)$")
+    key: str
+    value: str
+
+
+class SnapshotSpec(BaseModel):
+    """What a base snapshot contains and which screen it is saved on."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    description: str = ""
+    time_anchor: dt.datetime
+    folders: list[str] = Field(default_factory=list)
+    files: list[FileSpec] = Field(default_factory=list)
+    songs: list[SongSpec] = Field(default_factory=list)
+    notes: list[NoteSpec] = Field(default_factory=list)
+    settings: list[SettingSpec] = Field(default_factory=list)
+    clear_apps: list[str] = Field(default_factory=list)
+    warm_apps: list[str] = Field(default_factory=list)  # profiles launched once (e.g. to index media)
+    start: str | None = None  # profile left in the foreground; None: the home screen
+    source_path: str = ""
+
+
+def snapshots_dir() -> Path:
+    import os
+
+    env = os.environ.get("EMUKIT_SNAPSHOTS")
+    return Path(env) if env else Path(__file__).resolve().parents[1] / "snapshots"
+
+
+def load_spec(name: str, folder: Path | None = None) -> SnapshotSpec:
+    path = (folder or snapshots_dir()) / f"{name}.yaml"
+    if not path.exists():
+        raise ConfigError(f"{path}: no such snapshot spec (known: {', '.join(list_specs(folder)) or 'none'})")
+    try:
+        data = yaml.safe_load(path.read_text())
+        spec = SnapshotSpec.model_validate({**(data or {}), "source_path": str(path)})
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: invalid YAML: {exc}") from None
+    except ValidationError as exc:
+        raise ConfigError("\n".join(f"{path}: {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
+    if spec.name != name:
+        raise ConfigError(f"{path}: name {spec.name!r} must match the file name {name!r}")
+    return spec
+
+
+def list_specs(folder: Path | None = None) -> list[str]:
+    return sorted(p.stem for p in (folder or snapshots_dir()).glob("*.yaml"))
+
+
+def _fill(size: int, seed: str) -> bytes:
+    block = hashlib.sha256(seed.encode()).digest()
+    return (block * (size // len(block) + 1))[:size]
+
+
+def prepare_device(driver: Driver, anchor: dt.datetime) -> None:
+    """Post-boot setup shared by every kind of device: root, animations off, time pinned to ``anchor``."""
+    if "uid=0(" not in driver.shell("id").text:
+        driver.adbutils().root()
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if "uid=0(" in driver.shell("id").text:
+                    break
+            except DeviceError:
+                pass
+            if time.monotonic() > deadline:
+                raise DeviceError(f"{driver.serial}: adb root did not come back within 60 s")
+            time.sleep(0.05)
+    settings = ["global window_animation_scale 0", "global transition_animation_scale 0",
+                "global animator_duration_scale 0", "global auto_time 0", "global auto_time_zone 0",
+                "system time_12_24 24"]
+    driver.shell("; ".join(f"settings put {s}" for s in settings), check=True)
+    utc = anchor.astimezone(dt.UTC)
+    driver.shell(f"date -u {utc:%m%d%H%M%Y.%S}", check=True)
+
+
+def build_snapshot(driver: Driver, spec: SnapshotSpec) -> dict[str, Any]:
+    """Build ``spec`` on the device and save it as a console snapshot; returns its fingerprint."""
+    from emukit.apps.registry import profile_for
+
+    prepare_device(driver, spec.time_anchor)
+    script = [f"am force-stop {shlex.quote(p)}" for p in spec.clear_apps]
+    script += [f"pm clear {shlex.quote(p)}" for p in spec.clear_apps]
+    script += [f"mkdir -p {shlex.quote(f)}" for f in spec.folders]
+    if script:
+        driver.shell("; ".join(script), check=True)
+    sync = driver.adbutils().sync
+    for f in spec.files:
+        data = f.text.encode() if f.text is not None else _fill(f.size or 0, f.path)
+        sync.push(data, f.path)
+    for song in spec.songs:
+        path = song.file or f"/storage/emulated/0/Music/{song.title.lower().replace(' ', '_')}.mp3"
+        sync.push(make_mp3(song.title, song.artist, song.album), path)
+    if spec.notes:
+        driver.shell(f"mkdir -p {MARKOR_NOTEBOOK}", check=True)
+    for note in spec.notes:
+        sync.push(note.text.encode(), f"{MARKOR_NOTEBOOK}/{note.name}")
+    for s in spec.settings:
+        driver.shell(f"settings put {s.namespace} {shlex.quote(s.key)} {shlex.quote(s.value)}", check=True)
+    # files pushed over adb carry host mtimes: stamp everything at the anchor so listings are deterministic
+    stamp = spec.time_anchor.astimezone(dt.UTC).strftime("%Y%m%d%H%M.%S")
+    driver.shell(f"find /storage/emulated/0 -exec touch -t {stamp} {{}} +; true")
+    for name in spec.warm_apps:
+        profile_for(driver, name).launch(fresh=True)
+    if spec.start:
+        profile_for(driver, spec.start).launch(fresh=True)
+    else:
+        driver.home()
+    driver.wait_stable()
+    with ConsoleClient.for_serial(driver.serial) as console:
+        console.snapshot_save(spec.name)
+    return fingerprint(driver)
+
+
+def fingerprint(driver: Driver) -> dict[str, Any]:
+    """A digest of the ground-truth state: shared storage and app data files with their content hashes,
+    the wall clock and the foreground app."""
+    files = driver.shell("find /storage/emulated/0 /data/data -type f | sort").text.split()
+    digests = driver.shell("md5sum " + " ".join(shlex.quote(f) for f in files)).text if files else ""
+    return {
+        "files": hashlib.sha256(digests.encode()).hexdigest(),
+        "file_count": len(files),
+        "wall_clock": driver.shell("date +%s").text.strip(),
+        "foreground": driver.current_app()[0],
+    }
+
+
+def fingerprint_path(data_dir: Path, serial: str, name: str) -> Path:
+    return data_dir / "snapshots" / serial / f"{name}.json"
+
+
+def save_fingerprint(data_dir: Path, serial: str, name: str, fp: dict[str, Any]) -> Path:
+    path = fingerprint_path(data_dir, serial, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(fp, indent=1, sort_keys=True))
+    return path
+
+
+def verify_snapshot(driver: Driver, name: str, data_dir: Path) -> tuple[bool, dict[str, Any], dict[str, Any]]:
+    """Load ``name`` and compare its fingerprint with the one recorded at build time."""
+    from emukit.builder.pair import load_base
+
+    path = fingerprint_path(data_dir, driver.serial, name)
+    if not path.exists():
+        raise ConfigError(f"{path}: no recorded fingerprint; build the snapshot with `emukit snapshots build {name}`")
+    expected = json.loads(path.read_text())
+    load_base(driver, name)
+    actual = fingerprint(driver)
+    return actual == expected, expected, actual
+
+
+def ensure_snapshot(driver: Driver, name: str, data_dir: Path) -> None:
+    """Build the base snapshot on this device unless it already has it."""
+    with ConsoleClient.for_serial(driver.serial) as console:
+        present = name in console.snapshot_list()
+    if not present:
+        save_fingerprint(data_dir, driver.serial, name, build_snapshot(driver, load_spec(name)))

@@ -1,0 +1,153 @@
+"""The template model: what a causal template declares (seed 002 Table 6 / Appendix C.1).
+
+A template names its family and base snapshot, a parameter domain, setup steps (not model-visible),
+branch A and B steps (model-visible, recorded), the convergence steps to the common boundary, the state
+probe, the shared action, how the semantic outcome is read, and the expected contrast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Family = Literal["persistent", "clipboard", "ordered", "temporal"]
+Step = dict[str, Any]  # one-key mapping: {"files.copy_to": {...}} / {"tap": {...}} / {"wait": {...}} ...
+
+RAW_ACTIONS = {"tap", "long_press", "swipe", "drag", "key", "back", "home", "type", "wait"}
+SETUP_ONLY = {"shell", "launch", "push_mp3", "broadcast_media", "stop"}
+
+
+class ParamSpec(BaseModel):
+    """One parameter: ``choice`` (pick one), ``sample`` (k distinct from a list, in random order),
+    ``int`` ([lo, hi] inclusive) or ``permutation`` (a shuffled copy of a list)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    choice: list[Any] | None = None
+    sample: list[Any] | None = None
+    k: int | None = None
+    int_range: tuple[int, int] | None = Field(default=None, alias="int")
+    permutation: list[Any] | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ParamSpec:
+        kinds = [k for k in ("choice", "sample", "int_range", "permutation") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError("give exactly one of choice, sample (+k), int, permutation")
+        if self.sample is not None and (self.k is None or not 0 < self.k <= len(self.sample)):
+            raise ValueError("sample needs k between 1 and the list length")
+        if self.int_range is not None and self.int_range[0] > self.int_range[1]:
+            raise ValueError("int range must be [low, high] with low <= high")
+        return self
+
+
+class SharedAction(BaseModel):
+    """The prediction-boundary action both branches execute. ``target`` (a selector) is resolved to the
+    element's centre on each branch; ``wait`` (temporal) lets ``seconds`` of logical time pass, then opens the
+    notification shade."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["tap", "long_press", "swipe", "type", "key", "wait"]
+    target: dict[str, Any] | None = None
+    x: int | None = None
+    y: int | None = None
+    x2: int | None = None
+    y2: int | None = None
+    text: str | None = None
+    key: int | None = None
+    duration_ms: int | None = None
+    seconds: str | int | None = None  # wait: logical time to let pass, then the notification shade opens
+
+
+class Outcome(BaseModel):
+    """How the semantic outcome is read after the shared action (environment-side evidence)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["search", "folder", "paste", "list", "shade"]
+    target: str | None = None
+    state_field: Literal["source_exists", "destination_exists"] | None = None  # persistent: what the surface shows
+    folder: str | None = None
+    playlist: str | None = None
+
+
+class Expectation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    state: dict[str, Any] = Field(default_factory=dict)
+    outcome: dict[str, Any] = Field(default_factory=dict)
+
+
+class Template(BaseModel):
+    """A causal template, validated from YAML."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    family: Family
+    description: str = Field(min_length=10)
+    base_snapshot: str
+    params: dict[str, ParamSpec] = Field(default_factory=dict)
+    derived: dict[str, str] = Field(default_factory=dict)
+    setup: list[Step] = Field(default_factory=list)
+    branches: dict[Literal["A", "B"], list[Step]]
+    converge: list[Step] = Field(default_factory=list)
+    state: dict[str, Any]
+    shared_action: SharedAction
+    outcome: Outcome
+    expect: dict[Literal["A", "B"], Expectation]
+    source_path: str = ""
+
+    @field_validator("setup", "converge")
+    @classmethod
+    def _steps(cls, steps: list[Step]) -> list[Step]:
+        for step in steps:
+            _check_step(step)
+        return steps
+
+    @field_validator("branches")
+    @classmethod
+    def _branches(cls, branches: dict[str, list[Step]]) -> dict[str, list[Step]]:
+        if set(branches) != {"A", "B"}:
+            raise ValueError("branches must define exactly A and B")
+        for steps in branches.values():
+            for step in steps:
+                _check_step(step)
+        return branches
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Template:
+        if set(self.expect) != {"A", "B"}:
+            raise ValueError("expect must define A and B")
+        if self.state.get("family", self.family) != self.family:
+            raise ValueError(f"state.family {self.state.get('family')!r} differs from family {self.family!r}")
+        wanted = {"persistent": {"search", "folder"}, "clipboard": {"paste"}, "ordered": {"list"},
+                  "temporal": {"shade"}}[self.family]
+        if self.outcome.kind not in wanted:
+            raise ValueError(f"outcome.kind {self.outcome.kind!r} does not fit family {self.family} "
+                             f"(expected one of {sorted(wanted)})")
+        return self
+
+    def content_hash(self) -> str:
+        """SHA-256 of the template's content (not its file path)."""
+        data = self.model_dump(mode="json", exclude={"source_path"}, by_alias=True)
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+def _check_step(step: Step) -> None:
+    if not isinstance(step, dict) or len(step) != 1:
+        raise ValueError(f"a step is a mapping with exactly one key, got {step!r}")
+    (name, args), = step.items()
+    if "." in name:
+        profile, _, op = name.partition(".")
+        if not profile or not op:
+            raise ValueError(f"bad profile operation {name!r}")
+        if args is not None and not isinstance(args, dict):
+            raise ValueError(f"arguments of {name} must be a mapping")
+    elif name not in RAW_ACTIONS | SETUP_ONLY:
+        raise ValueError(f"unknown step {name!r}; use PROFILE.OPERATION, one of {sorted(RAW_ACTIONS)} or a "
+                         f"setup step {sorted(SETUP_ONLY)}")
