@@ -15,7 +15,7 @@ from emukit.builder.pair import PairContext, build_pair, Rejected
 from emukit.snapshots import ensure_snapshot
 from pathlib import Path
 srv = AdbServer(port, home=Path(home)); srv.start()
-p = VirtualDeviceProcess(free_adb_ports(1, start=31001)[0], Path(home) / "dev", srv); s = p.start()
+p = VirtualDeviceProcess(free_adb_ports(1, start=30001 + 2 * (os.getpid() % 4000))[0], Path(home) / "dev", srv); s = p.start()
 names = sys.argv[1].split(",")
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 try:

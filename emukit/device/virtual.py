@@ -20,9 +20,12 @@ from emukit.errors import DeviceError
 FIRST_TEST_PORT = 20001  # outside 5555-5585, which every adb server scans at start
 
 
+GRPC_OFFSET = 3000  # `emukit vdevice serve` puts its gRPC controller on adb port + 3000 by default
+
+
 def port_pair_free(adb_port: int) -> bool:
-    """Both the adb port and the console port (adb port - 1) can be bound on loopback."""
-    for port in (adb_port - 1, adb_port):
+    """The adb port, the console port (adb port - 1) and the default gRPC port can be bound on loopback."""
+    for port in (adb_port - 1, adb_port, adb_port + GRPC_OFFSET):
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
             try:
                 sock.bind(("127.0.0.1", port))
