@@ -19,7 +19,7 @@ def probe(driver: Driver, family: Family, **params: Any) -> ProbeResult:
     """Dispatch to the family's probe: persistent(source, destination), clipboard(), ordered(playlist=None),
     temporal(timer_id=None)."""
     if family == "persistent":
-        return probe_persistent(driver, params["source"], params["destination"], sha256=params.get("sha256", False))
+        return probe_persistent(driver, params["source"], params.get("destination"), sha256=params.get("sha256", False))
     if family == "clipboard":
         return probe_clipboard(driver)
     if family == "ordered":

@@ -38,11 +38,15 @@ def stat_paths(driver: Driver, paths: list[str], sha256: bool = False) -> dict[s
     return out
 
 
-def probe_persistent(driver: Driver, source: str, destination: str, *, sha256: bool = False) -> ProbeResult:
-    """``{"source_exists", "destination_exists"}`` for one artifact; evidence: stat of both paths."""
-    stats = stat_paths(driver, [source, destination], sha256=sha256)
+def probe_persistent(driver: Driver, source: str, destination: str | None = None, *,
+                     sha256: bool = False) -> ProbeResult:
+    """``{"source_exists", "destination_exists"}`` for one artifact; evidence: stat of both paths. An artifact
+    with no destination (a delete) reports ``destination_exists: false``."""
+    paths = [source] + ([destination] if destination else [])
+    stats = stat_paths(driver, paths, sha256=sha256)
     return ProbeResult(
         family="persistent",
-        canonical={"source_exists": stats[source] is not None, "destination_exists": stats[destination] is not None},
+        canonical={"source_exists": stats[source] is not None,
+                   "destination_exists": bool(destination) and stats[destination] is not None},
         evidence={"source": source, "destination": destination, "stat": stats},
     )
