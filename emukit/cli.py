@@ -15,13 +15,20 @@ def default_home() -> Path:
     return Path(os.environ.get("EMUKIT_HOME", Path.home() / ".emukit"))
 
 
+GRPC_PORT_OFFSET = 3000  # vdevice serve: default gRPC port = adb port + 3000 (5555 -> 8555)
+
+
 def _cmd_vdevice_serve(args: argparse.Namespace) -> int:
     from emukit.vdevice.server import serve
 
     state_dir = args.state_dir or default_home() / "vdevices" / f"emulator-{args.port - 1}"
+    grpc_port = args.port + GRPC_PORT_OFFSET if args.grpc_port is None else args.grpc_port
+    if not 0 <= grpc_port <= 65535:
+        print(f"emukit vdevice serve: gRPC port {grpc_port} is out of range; pass --grpc-port", file=sys.stderr)
+        return 2
     try:
         serve(args.port, Path(state_dir), avd_name=args.avd_name, clock_mode=args.clock,
-              wipe=args.wipe_data, register=not args.no_register)
+              wipe=args.wipe_data, register=not args.no_register, grpc_port=grpc_port)
     except (OSError, ValueError) as exc:
         print(f"emukit vdevice serve: {exc}", file=sys.stderr)
         return 1
@@ -45,6 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="emukit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"emukit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+    from emukit.commands import build, devices
+
+    build.register(sub)
+    devices.register(sub)
 
     vdev = sub.add_parser("vdevice", help="run and inspect virtual devices")
     vsub = vdev.add_subparsers(dest="vcommand", required=True)
@@ -59,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--wipe-data", action="store_true", help="start from a fresh device")
     serve.add_argument("--no-register", action="store_true",
                        help="do not start/notify the adb server (it still finds ports 5555-5585 at its start)")
+    serve.add_argument("--grpc-port", type=int, default=None,
+                       help=f"emulator gRPC controller port on 127.0.0.1 (default: PORT+{GRPC_PORT_OFFSET}; "
+                            "0 disables)")
     serve.set_defaults(func=_cmd_vdevice_serve)
     gallery = vsub.add_parser("gallery", help="render every screen and dialog of the virtual apps to PNG")
     gallery.add_argument("--out", type=Path, required=True, help="output folder (index.html, index.md, PNGs)")

@@ -1,0 +1,274 @@
+"""``emukit build-pairs``: plan the work, run it in parallel on devices, store every pair atomically,
+resume after a crash, and summarise.
+
+Work is counted in *slots*: template T needs ``n_T`` pairs (the family's ``--count`` spread over its
+templates), slot ``i`` of (T, seed) is attempted up to ``max_attempts`` times with parameters drawn from
+(T, seed, i, attempt); a slot that exhausts its attempts is replaced by the next slot, up to a bound. The
+store's work key (template, seed, slot) makes every pair land once, so a rerun of the same command resumes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from emukit.builder.pair import PairContext, Rejected, build_pair
+from emukit.device.adbserver import AdbServer
+from emukit.device.driver import Driver
+from emukit.device.launcher import DeviceLauncher
+from emukit.device.pool import DevicePool
+from emukit.errors import ConfigError, DeviceError
+from emukit.records import Rejection
+from emukit.snapshots import ensure_snapshot
+from emukit.store import Store
+from emukit.templates.sampler import rng_for, sample_params
+from emukit.templates.schema import Template
+
+FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
+
+
+def plan_counts(templates: list[Template], count_per_family: int) -> dict[str, int]:
+    """Pairs wanted per template: each family's count spread evenly over its templates (remainder to the
+    first ones by name)."""
+    by_family: dict[str, list[Template]] = defaultdict(list)
+    for t in templates:
+        by_family[t.family].append(t)
+    wanted: dict[str, int] = {}
+    for family, group in by_family.items():
+        group.sort(key=lambda t: t.name)
+        base, extra = divmod(count_per_family, len(group))
+        for i, t in enumerate(group):
+            wanted[t.name] = base + (1 if i < extra else 0)
+    return wanted
+
+
+@dataclass
+class TemplateProgress:
+    """Bookkeeping for one template during a run (guarded by the runner's lock)."""
+
+    template: Template
+    wanted: int
+    done: set[int] = field(default_factory=set)
+    exhausted: set[int] = field(default_factory=set)
+    in_flight: set[int] = field(default_factory=set)
+    attempts: dict[int, int] = field(default_factory=dict)
+    next_slot: int = 0
+    accepted_now: int = 0
+    attempted_now: int = 0
+    rejected_now: Counter = field(default_factory=Counter)
+
+    @property
+    def remaining(self) -> int:
+        return self.wanted - len(self.done)
+
+    @property
+    def slot_limit(self) -> int:
+        return 4 * self.wanted + 8
+
+
+class AttachedLauncher(DeviceLauncher):
+    """A device that is already running (a real emulator or a device started elsewhere): health checks
+    only; emukit neither launches nor relaunches it."""
+
+    kind = "attached"
+
+    def __init__(self, serial: str, server: AdbServer) -> None:
+        super().__init__(server, max_attempts=1, restart_adb_on_failure=False)
+        self._serial = serial
+
+    @property
+    def serial(self) -> str:
+        return self._serial
+
+    def _launch_impl(self) -> None:
+        if self.server.state(self._serial) != "device":
+            raise DeviceError(f"{self._serial} is not attached (adb state {self.server.state(self._serial)!r})")
+
+    def _stop_impl(self) -> None:
+        """Attached devices are left running."""
+
+    def _alive(self) -> bool:
+        return self.server.state(self._serial) == "device"
+
+    def log_tail(self, lines: int = 40) -> str:
+        return ""
+
+    def launch(self) -> str:
+        self._launch_impl()
+        self.running = True
+        return self._serial
+
+
+@dataclass
+class BuildOptions:
+    templates: list[Template]
+    count_per_family: int = 200
+    seed: int = 0
+    data_dir: Path = Path("data")
+    db_url: str | None = None
+    devices: int | None = None
+    serials: list[str] = field(default_factory=list)
+    max_attempts: int = 3
+    adb_port: int = 5037
+
+
+class PairRunner:
+    """Runs one build: a work queue over templates, one worker thread per leased device."""
+
+    def __init__(self, options: BuildOptions, store: Store, on_progress=None) -> None:
+        self.options = options
+        self.store = store
+        self.on_progress = on_progress or (lambda *_: None)
+        self.lock = threading.Lock()
+        wanted = plan_counts(options.templates, options.count_per_family)
+        self.progress: dict[str, TemplateProgress] = {}
+        for t in options.templates:
+            store.upsert_template(t.name, t.family, t.content_hash(), Path(t.source_path).read_text()
+                                  if t.source_path else "")
+            tp = TemplateProgress(t, wanted[t.name])
+            tp.done = store.done_slots(t.name, options.seed)
+            counts = store.rejection_counts(t.name, options.seed)
+            tp.attempts = dict(counts)
+            tp.exhausted = {s for s, n in counts.items() if n >= options.max_attempts and s not in tp.done}
+            self.progress[t.name] = tp
+        self.errors: list[str] = []
+        self.timings: list[dict[str, float]] = []
+
+    @property
+    def total_wanted(self) -> int:
+        return sum(tp.wanted for tp in self.progress.values())
+
+    @property
+    def total_done(self) -> int:
+        return sum(min(len(tp.done), tp.wanted) for tp in self.progress.values())
+
+    def _next_work(self) -> tuple[TemplateProgress, int, int] | None:
+        """(template progress, slot, attempt) of the next attempt, or None when nothing is left."""
+        with self.lock:
+            while True:
+                candidates = [tp for tp in self.progress.values() if tp.remaining - len(tp.in_flight) > 0]
+                if not candidates:
+                    return None
+                tp = max(candidates, key=lambda p: (p.remaining - len(p.in_flight)) / max(p.wanted, 1))
+                retry = [s for s in sorted(tp.attempts)
+                         if s not in tp.done and s not in tp.exhausted and s not in tp.in_flight]
+                if retry:
+                    slot = retry[0]
+                else:
+                    while tp.next_slot in tp.done or tp.next_slot in tp.exhausted or tp.next_slot in tp.in_flight:
+                        tp.next_slot += 1
+                    slot = tp.next_slot
+                    if slot >= tp.slot_limit:  # this template keeps failing: stop asking for more of it
+                        self.errors.append(f"{tp.template.name}: gave up after {slot} slots "
+                                           f"({len(tp.done)}/{tp.wanted} pairs)")
+                        tp.wanted = len(tp.done) + len(tp.in_flight)
+                        continue
+                tp.in_flight.add(slot)
+                return tp, slot, tp.attempts.get(slot, 0)
+
+    def _attempt(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int) -> None:
+        t = tp.template
+        seed = self.options.seed
+        params = sample_params(t, rng_for(t.name, seed, slot, attempt))
+        ctx = PairContext(t, params, seed, slot, attempt)
+        try:
+            ensure_snapshot(driver, t.base_snapshot, self.options.data_dir)
+            record, artifacts = build_pair(driver, ctx)
+        except Rejected as rej:
+            self.store.add_rejection(Rejection(family=t.family, template=t.name, params=params, seed=seed,
+                                               attempt=attempt, reason=rej.reason, detail=rej.detail[:4000],
+                                               device=driver.serial), slot)
+            with self.lock:
+                tp.attempted_now += 1
+                tp.rejected_now[rej.reason] += 1
+                tp.attempts[slot] = attempt + 1
+                if attempt + 1 >= self.options.max_attempts:
+                    tp.exhausted.add(slot)
+            if rej.reason == "device_error":
+                raise DeviceError(rej.detail) from rej
+            return
+        added = self.store.add_pair(record, slot, artifacts.blobs)
+        with self.lock:
+            tp.attempted_now += 1
+            tp.done.add(slot)
+            if added:
+                tp.accepted_now += 1
+                self.timings.append({f"{b}.{k}": v for b, br in record.branches.items()
+                                     for k, v in br.timings_ms.items()})
+        self.on_progress(self.total_done, self.total_wanted, t.name)
+
+    def worker(self, pool: DevicePool) -> None:
+        while True:
+            work = self._next_work()
+            if work is None:
+                return
+            tp, slot, attempt = work
+            try:
+                with pool.lease() as lease:
+                    driver = Driver(lease.serial, self.options.adb_port, default_timeout=10)
+                    try:
+                        self._attempt(driver, tp, slot, attempt)
+                    except DeviceError as exc:
+                        lease.mark_unhealthy(str(exc)[:200])
+                    finally:
+                        driver.close()
+            except DeviceError as exc:  # the pool could not give a device
+                with self.lock:
+                    self.errors.append(f"device pool: {exc}")
+                    tp.in_flight.discard(slot)
+                return
+            finally:
+                with self.lock:
+                    tp.in_flight.discard(slot)
+
+    def run(self, pool: DevicePool, workers: int) -> None:
+        threads = [threading.Thread(target=self.worker, args=(pool,), name=f"pair-worker-{i}", daemon=True)
+                   for i in range(workers)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+
+
+def make_pool(options: BuildOptions, server: AdbServer) -> tuple[DevicePool, int]:
+    """Devices for the run: the given serials, else every attached device, else embedded virtual devices."""
+    serials = list(options.serials)
+    if not serials and not options.devices:
+        serials = [s for s, state in server.devices().items() if state == "device"]
+    if serials:
+        missing = [s for s in serials if server.state(s) != "device"]
+        if missing:
+            raise ConfigError(f"device(s) not attached: {', '.join(missing)}")
+        return DevicePool([AttachedLauncher(s, server) for s in serials]), len(serials)
+    n = options.devices or 2
+    from emukit.device.virtual import free_adb_ports
+
+    start = free_adb_ports(1, start=5555)[0] if n == 1 else 5555
+    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=start)
+    return pool, n
+
+
+def build_pairs(options: BuildOptions, on_progress=None) -> PairRunner:
+    """Run a whole build; returns the runner (progress, timings, errors) after every worker finished."""
+    if options.count_per_family < 1:
+        raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")
+    options.data_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(options.db_url, data_dir=options.data_dir)
+    run_id = store.start_run("build-pairs", {"templates": [t.name for t in options.templates],
+                                             "count": options.count_per_family, "seed": options.seed})
+    runner = PairRunner(options, store, on_progress)
+    server = AdbServer(options.adb_port)
+    server.start()
+    pool, workers = make_pool(options, server)
+    t0 = time.monotonic()
+    try:
+        pool.start()
+        runner.run(pool, workers)
+    finally:
+        pool.close()
+        store.finish_run(run_id, "ok" if not runner.errors else "incomplete")
+        runner.wall_s = time.monotonic() - t0  # type: ignore[attr-defined]
+    return runner

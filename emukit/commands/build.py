@@ -1,0 +1,91 @@
+"""``emukit build-pairs``: the toolkit's main job."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from emukit.errors import EmukitError
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("EMUKIT_DATA", "data"))
+
+
+def _cmd_build_pairs(args: argparse.Namespace) -> int:
+    from emukit.builder.run import BuildOptions, build_pairs
+    from emukit.templates import load_templates
+
+    console = Console(stderr=True)
+    try:
+        if args.suite:
+            from emukit.builder.stress import run_suite
+
+            return run_suite(args, console)
+        templates = load_templates(family=args.family, names=args.template or None)
+        if not templates:
+            console.print(f"[red]no templates for family {args.family!r}[/red]")
+            return 2
+        options = BuildOptions(templates=templates, count_per_family=args.count, seed=args.seed,
+                               data_dir=args.data_dir, db_url=args.db, devices=args.devices,
+                               serials=args.device or [], max_attempts=args.max_attempts,
+                               adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")))
+        with Progress(TextColumn("[bold]building pairs"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.description}"), TimeElapsedColumn(), console=console,
+                      disable=args.quiet) as progress:
+            task = progress.add_task("", total=None)
+
+            def on_progress(done: int, total: int, template: str) -> None:
+                progress.update(task, completed=done, total=total, description=template)
+
+            runner = build_pairs(options, on_progress)
+    except EmukitError as exc:
+        console.print(f"[red]emukit build-pairs: {exc}[/red]")
+        return 1
+    _summary(console, runner)
+    return 0 if not runner.errors and runner.total_done >= runner.total_wanted else 1
+
+
+def _summary(console: Console, runner) -> None:  # noqa: ANN001
+    table = Table(title=f"strict pairs (seed {runner.options.seed}, {runner.wall_s:.0f} s)")
+    for col in ("family", "template", "stored", "wanted", "accepted now", "attempted now", "rejected now by reason"):
+        table.add_column(col, justify="right" if col in ("stored", "wanted", "accepted now", "attempted now")
+                         else "left")
+    for tp in sorted(runner.progress.values(), key=lambda p: (p.template.family, p.template.name)):
+        reasons = ", ".join(f"{r}: {n}" for r, n in sorted(tp.rejected_now.items())) or "-"
+        table.add_row(tp.template.family, tp.template.name, str(len(tp.done)), str(tp.wanted),
+                      str(tp.accepted_now), str(tp.attempted_now), reasons)
+    console.print(table)
+    if runner.timings:
+        keys = sorted({k for t in runner.timings for k in t})
+        medians = {k: statistics.median(t[k] for t in runner.timings if k in t) for k in keys}
+        console.print("median ms per branch step: " + ", ".join(f"{k} {v:.0f}" for k, v in medians.items()))
+    for err in runner.errors:
+        console.print(f"[yellow]{err}[/yellow]")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("build-pairs", help="build verified strict A/B pairs on devices (the main job)")
+    p.add_argument("--family", default="all", choices=("persistent", "clipboard", "ordered", "temporal", "all"))
+    p.add_argument("--template", action="append", help="only these templates (repeatable)")
+    p.add_argument("--count", type=int, default=200, help="verified pairs per family (default 200)")
+    p.add_argument("--seed", type=int, default=0)
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--devices", type=int, help="start N embedded virtual devices")
+    group.add_argument("--device", action="append", help="use this attached device (repeatable)")
+    p.add_argument("--data-dir", type=Path, default=default_data_dir(),
+                   help="artifacts, base-snapshot fingerprints and the default SQLite store (default ./data)")
+    p.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
+    p.add_argument("--max-attempts", type=int, default=3, help="attempts per slot before it is replaced")
+    p.add_argument("--suite", choices=("d-stress", "interference"), help="build a stress suite instead of pairs")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_build_pairs)
+
+
