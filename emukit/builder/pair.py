@@ -59,7 +59,7 @@ class _HistoryRecorder:
 
     def before(self, driver: Driver, action: Action) -> None:
         t0 = time.perf_counter()
-        png, xml = driver.wait_stable()
+        png, xml = driver.capture()
         self._pending = self.artifacts.observation(png, xml)
         self.capture_ms += (time.perf_counter() - t0) * 1000
 

@@ -136,6 +136,16 @@ class Driver:
             last = current
             time.sleep(interval)
 
+    def wait_idle(self, timeout: float | None = None) -> None:
+        """UiDevice.waitForIdle: returns once the UI has no pending accessibility events."""
+        ms = int((timeout or self.default_timeout) * 1000)
+        self.rpc("waitForIdle", ms, timeout=ms / 1000 + 10)
+
+    def capture(self) -> tuple[bytes, str]:
+        """One observation once the UI is idle (cheaper than :meth:`wait_stable`, which captures twice)."""
+        self.wait_idle()
+        return self.observe()
+
     def current_app(self) -> tuple[str, str]:
         """(package, activity) of the focused window."""
         out = self.shell("dumpsys window windows").text

@@ -384,6 +384,13 @@ def isScreenOn(dev: VirtualDevice) -> bool:
 
 
 @rpc()
+def waitForIdle(dev: VirtualDevice, timeout: Any = 10000) -> bool:
+    """UiDevice.waitForIdle: the virtual device applies every event before answering, so it is idle."""
+    as_int(timeout, "timeout")
+    return True
+
+
+@rpc()
 def freezeRotation(dev: VirtualDevice, freeze: Any = True) -> None:
     """Accepted and ignored: the virtual device never rotates."""
     as_bool(freeze, "freeze")

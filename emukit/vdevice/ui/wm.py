@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 SCREEN_W, SCREEN_H = theme.SCREEN_W, theme.SCREEN_H
 STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
-CACHE_SIZE = 12
+CACHE_SIZE = 12  # rendered images (7.7 MB each)
+PNG_CACHE_SIZE = 512  # encoded screenshots (~50-150 kB each): the same screens recur across branches
 
 
 def _signature(view: View, out: list[tuple]) -> None:
@@ -74,6 +75,7 @@ class WindowManager(InputMixin):
     def __init__(self, device: VirtualDevice) -> None:
         self.device = device
         self._cache: OrderedDict[tuple, list] = OrderedDict()
+        self._png_cache: OrderedDict[tuple, bytes] = OrderedDict()
         super().__init__()
 
     # ------------------------------------------------------------------ composition
@@ -201,6 +203,9 @@ class WindowManager(InputMixin):
             for win in wins:
                 _signature(win, sig)
             key = (tuple(sig), self.device.state.ui.cursor if self.device.state.ui.focused_id else None)
+            if want_png and key in self._png_cache:
+                self._png_cache.move_to_end(key)
+                return [None, self._png_cache[key]]
             entry = self._cache.get(key)
             if entry is None:
                 entry = [render(wins, key[1]), None]
@@ -211,6 +216,10 @@ class WindowManager(InputMixin):
                 self._cache.move_to_end(key)
         if want_png and entry[1] is None:
             entry[1] = encode_png(entry[0])
+            with self.device.lock:
+                self._png_cache[key] = entry[1]
+                while len(self._png_cache) > PNG_CACHE_SIZE:
+                    self._png_cache.popitem(last=False)
         return entry
 
     def screenshot_image(self) -> Image.Image:
