@@ -103,6 +103,19 @@ def load_base(driver: Driver, snapshot: str, timeout: float = 60.0) -> None:
         time.sleep(0.05)
 
 
+def device_usable(driver: Driver, timeout: float = 5.0) -> bool:
+    """True when the device answers a shell command within ``timeout`` (after a transient drop too)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if driver.shell("echo ok", timeout=2).text.strip() == "ok":
+                return True
+        except (DeviceError, OSError):
+            pass
+        time.sleep(0.1)
+    return False
+
+
 def _resolve_shared(driver: Driver, ctx: PairContext) -> tuple[Action, float]:
     """The concrete shared action on this branch (selectors resolved on the boundary screen)."""
     spec = ctx.sub(ctx.template.shared_action.model_dump(exclude_none=True))
@@ -206,7 +219,10 @@ def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]
         except Rejected:
             raise
         except DeviceError as exc:
-            raise Rejected("device_error", f"branch {name}: {exc}") from exc
+            # an action that could not be done on a working device (a fault, a crashed app, a missing
+            # element) is retried with the next attempt; a device that stopped answering is replaced
+            raise Rejected("action_failed" if device_usable(driver) else "device_error",
+                           f"branch {name}: {exc}") from exc
     a, b = branches["A"], branches["B"]
     stable = a.boundary_observation == a.boundary_recaptured and b.boundary_observation == b.boundary_recaptured
     shared_a, shared_b = a.shared_action.canonical(), b.shared_action.canonical()

@@ -74,6 +74,12 @@ class AdbWire:
     # ------------------------------------------------------------------ services
     def shell(self, command: str, timeout: float | None = None) -> ShellResult:
         """Run ``command`` with the shell v2 protocol; returns exit code, stdout and stderr."""
+        try:
+            return self._shell(command, timeout)
+        except OSError as exc:  # refused, reset, timed out: the device or the server went away
+            raise DeviceError(f"{self.serial}: shell {command[:60]!r}: {exc}") from exc
+
+    def _shell(self, command: str, timeout: float | None) -> ShellResult:
         with self._connect(f"shell,v2,raw:{command}", timeout) as sock:
             out, err = bytearray(), bytearray()
             while True:
@@ -91,8 +97,11 @@ class AdbWire:
 
     def exec_out(self, command: str, timeout: float | None = None) -> bytes:
         """``exec:`` (binary-safe stdout, like ``adb exec-out``)."""
-        with self._connect(f"exec:{command}", timeout) as sock:
-            return _recv_all(sock)
+        try:
+            with self._connect(f"exec:{command}", timeout) as sock:
+                return _recv_all(sock)
+        except OSError as exc:
+            raise DeviceError(f"{self.serial}: exec {command[:60]!r}: {exc}") from exc
 
     def jsonrpc(self, method: str, params: object = None, port: int = 9008, timeout: float | None = None,
                 ) -> object:
@@ -101,9 +110,12 @@ class AdbWire:
                            "params": [] if params is None else params}).encode()
         request = (b"POST /jsonrpc/0 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                    b"Accept-Encoding: \r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
-        with self._connect(f"tcp:{port}", timeout) as sock:
-            sock.sendall(request)
-            raw = _recv_all(sock)
+        try:
+            with self._connect(f"tcp:{port}", timeout) as sock:
+                sock.sendall(request)
+                raw = _recv_all(sock)
+        except OSError as exc:
+            raise DeviceError(f"{self.serial}: jsonrpc {method}: {exc}") from exc
         head, _, payload = raw.partition(b"\r\n\r\n")
         status_line = head.split(b"\r\n", 1)[0]
         if b" 200 " not in status_line + b" ":

@@ -98,7 +98,16 @@ class Driver:
     def rpc(self, method: str, *params: Any, timeout: float | None = None) -> Any:
         """One JSON-RPC call to the uiautomator2 server."""
         self.ensure_ui()
-        return self.wire.jsonrpc(method, list(params), timeout=timeout)
+        try:
+            return self.wire.jsonrpc(method, list(params), timeout=timeout)
+        except JsonRpcError:
+            raise
+        except DeviceError:
+            # the uiautomator2 server went away (its app_process stream ends with the transport): restart
+            # it once, as uiautomator2's own client does
+            self._u2 = None
+            self.ensure_ui()
+            return self.wire.jsonrpc(method, list(params), timeout=timeout)
 
     def close(self) -> None:
         if self._u2 is not None:

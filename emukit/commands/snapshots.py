@@ -1,0 +1,87 @@
+"""``emukit snapshots list|build|verify``: base snapshots declared in ``snapshots/*.yaml``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from emukit.errors import EmukitError
+
+
+def _adb_port() -> int:
+    return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+
+
+def _serial(args: argparse.Namespace) -> str:
+    from emukit.device.adbserver import AdbServer
+
+    if args.device:
+        return args.device
+    server = AdbServer(_adb_port())
+    server.start()
+    attached = [s for s, state in server.devices().items() if state == "device"]
+    if len(attached) != 1:
+        raise EmukitError(f"give --device SERIAL ({len(attached)} devices attached: {', '.join(attached) or 'none'})")
+    return attached[0]
+
+
+def _cmd(args: argparse.Namespace) -> int:
+    from emukit.device.console import ConsoleClient
+    from emukit.device.driver import Driver
+    from emukit.snapshots import (build_snapshot, list_specs, load_spec, save_fingerprint,
+                                  verify_snapshot)
+
+    console = Console()
+    if args.action in ("build", "verify") and not args.name:
+        console.print(f"[red]emukit snapshots {args.action}: give the snapshot NAME[/red]")
+        return 2
+    try:
+        if args.action == "list":
+            table = Table(title="base snapshots")
+            for col in ("name", "description", "on device"):
+                table.add_column(col)
+            on_device: set[str] = set()
+            if args.device or args.check_device:
+                with ConsoleClient.for_serial(_serial(args)) as cc:
+                    on_device = set(cc.snapshot_list())
+            for name in list_specs():
+                spec = load_spec(name)
+                table.add_row(name, spec.description, "yes" if name in on_device else "-")
+            console.print(table)
+            return 0
+        driver = Driver(_serial(args), _adb_port())
+        try:
+            if args.action == "build":
+                fp = build_snapshot(driver, load_spec(args.name))
+                path = save_fingerprint(args.data_dir, driver.serial, args.name, fp)
+                console.print(f"built {args.name} on {driver.serial}; fingerprint {json.dumps(fp)} -> {path}")
+                return 0
+            ok, expected, actual = verify_snapshot(driver, args.name, args.data_dir)
+            if ok:
+                console.print(f"[green]{args.name} on {driver.serial}: fingerprint matches[/green]")
+                return 0
+            console.print(f"[red]{args.name} on {driver.serial}: fingerprint differs[/red]\n"
+                          f"expected {json.dumps(expected)}\nactual   {json.dumps(actual)}")
+            return 1
+        finally:
+            driver.close()
+    except EmukitError as exc:
+        console.print(f"[red]emukit snapshots: {exc}[/red]")
+        return 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from emukit.commands.build import default_data_dir
+
+    p = sub.add_parser("snapshots", help="list, build and verify base snapshots (snapshots/*.yaml)")
+    p.add_argument("action", choices=("list", "build", "verify"))
+    p.add_argument("name", nargs="?", help="snapshot name (build, verify)")
+    p.add_argument("--device", help="serial (default: the only attached device)")
+    p.add_argument("--check-device", action="store_true", help="list: also show which exist on the device")
+    p.add_argument("--data-dir", type=Path, default=default_data_dir(), help="where fingerprints are kept")
+    p.set_defaults(func=_cmd)
