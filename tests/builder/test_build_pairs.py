@@ -1,0 +1,112 @@
+"""`emukit build-pairs` end to end on a real virtual device behind the real adb server: the CLI, the store,
+resuming after SIGKILL with the exact count, and device faults injected mid-branch.
+
+The fault test decides *when* a fault fires by wrapping the builder's history recorder (a test hook); the
+faults themselves are real (console `fault crash|drop|offline`)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from emukit.store import Store
+
+PERSISTENT_FAST = ["copy_direct", "move_direct", "delete_direct"]
+
+
+def _cli(adb_server, serial: str, data: Path, *extra: str) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "emukit", "build-pairs", "--family", "persistent", "--device", serial,
+           "--data-dir", str(data), "--quiet", *extra]
+    return subprocess.Popen(cmd, env=adb_server.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def _pairs_in_db(data: Path) -> int:
+    db = data / "emukit.db"
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return conn.execute("SELECT count(*) FROM pairs").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_cli_sigkill_and_resume_exact_count(vdevice, adb_server, tmp_path):
+    data = tmp_path / "data"
+    args = ["--count", "6", *[a for t in PERSISTENT_FAST for a in ("--template", t)]]
+    first = _cli(adb_server, vdevice.serial, data, *args)
+    deadline = time.monotonic() + 240
+    while _pairs_in_db(data) < 2:
+        assert first.poll() is None, first.stdout.read().decode()
+        assert time.monotonic() < deadline, "no pair stored in time"
+        time.sleep(0.2)
+    os.killpg(first.pid, signal.SIGKILL)  # mid-run, possibly mid-pair
+    first.wait(10)
+    killed_at = _pairs_in_db(data)
+    assert 2 <= killed_at < 6
+
+    second = _cli(adb_server, vdevice.serial, data, *args)
+    out = second.communicate(timeout=400)[0].decode()
+    assert second.returncode == 0, out
+    assert "strict pairs" in out  # the summary table
+    with Store(data_dir=data) as store:
+        pairs = list(store.pairs())
+        assert len(pairs) == 6 and len({p.pair_id for p in pairs}) == 6
+        assert {p.template for p in pairs} == set(PERSISTENT_FAST)
+        assert all(set(p.branches) == {"A", "B"} and p.validation.accepted for p in pairs)
+        assert store.audit() == []  # every referenced artifact exists and verifies
+
+    third = _cli(adb_server, vdevice.serial, data, *args)  # nothing left to do
+    out = third.communicate(timeout=120)[0].decode()
+    assert third.returncode == 0, out
+    with Store(data_dir=data) as store:
+        assert store.count_pairs() == 6
+
+
+@pytest.mark.parametrize(("fault", "rejected"), [("crash", True), ("offline 12", True), ("drop", False)])
+def test_fault_mid_branch_is_rejected_then_retried(vdevice, adb_server, tmp_path, monkeypatch, fault, rejected):
+    """crash: the next action fails, the attempt is rejected and the slot retried; offline: the device stops
+    answering, the attempt is rejected and retried once it is back; drop: the adb server reconnects at once
+    and the driver restarts the uiautomator2 server, so the branch goes on and the pair is complete."""
+    from emukit.builder import pair as pair_mod
+    from emukit.builder.run import BuildOptions, build_pairs
+    from emukit.device.console import ConsoleClient
+    from emukit.templates import load_templates
+
+    fired: list[str] = []
+    original_after = pair_mod._HistoryRecorder.after
+
+    def after(self, driver, action):  # fire the fault once, at the 4th action of the first branch
+        original_after(self, driver, action)
+        if not fired and len(self.steps) == 4:
+            fired.append(fault)
+            with ConsoleClient.for_serial(driver.serial) as console:
+                console.command(f"fault {fault}")
+
+    monkeypatch.setattr(pair_mod._HistoryRecorder, "after", after)
+    data = tmp_path / "data"
+    options = BuildOptions(templates=load_templates(names=["copy_direct"]), count_per_family=1, seed=3,
+                           data_dir=data, serials=[vdevice.serial], adb_port=adb_server.port)
+    runner = build_pairs(options)
+    assert fired == [fault]
+    with Store(data_dir=data) as store:
+        assert store.count_pairs() == 1  # the attempt after the fault succeeded
+        rejections = store.rejections()
+        if rejected:
+            assert len(rejections) == 1
+            assert rejections[0].reason in ("action_failed", "device_error")
+            assert rejections[0].detail  # the reason names what failed
+        else:
+            assert rejections == []
+        pair = next(store.pairs())
+        assert len(pair.branches["A"].history) >= 10 and pair.validation.accepted
+        assert store.audit() == []  # nothing half-written
+    assert runner.total_done == 1
