@@ -190,14 +190,18 @@ class PairRunner:
             if rej.reason == "device_error":
                 raise DeviceError(rej.detail) from rej
             return
+        t0 = time.perf_counter()
         added = self.store.add_pair(record, slot, artifacts.blobs)
+        store_ms = (time.perf_counter() - t0) * 1000
         with self.lock:
             tp.attempted_now += 1
             tp.done.add(slot)
             if added:
                 tp.accepted_now += 1
-                self.timings.append({f"{b}.{k}": v for b, br in record.branches.items()
-                                     for k, v in br.timings_ms.items()})
+                timing = {f"{b}.{k}": v for b, br in record.branches.items() for k, v in br.timings_ms.items()}
+                timing["pair.store"] = store_ms
+                timing["pair.family"] = t.family  # type: ignore[assignment]
+                self.timings.append(timing)
         self.on_progress(self.total_done, self.total_wanted, t.name)
 
     def worker(self, pool: DevicePool) -> None:

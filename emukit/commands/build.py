@@ -64,7 +64,7 @@ def _summary(console: Console, runner) -> None:  # noqa: ANN001
                       str(tp.accepted_now), str(tp.attempted_now), reasons)
     console.print(table)
     if runner.timings:
-        keys = sorted({k for t in runner.timings for k in t})
+        keys = sorted({k for t in runner.timings for k in t if k != "pair.family"})
         medians = {k: statistics.median(t[k] for t in runner.timings if k in t) for k in keys}
         console.print("median ms per branch step: " + ", ".join(f"{k} {v:.0f}" for k, v in medians.items()))
     for err in runner.errors:
