@@ -52,10 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="emukit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"emukit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    from emukit.commands import build, devices
+    from emukit.commands import build, devices, snapshots
 
     build.register(sub)
     devices.register(sub)
+    from emukit.commands import evaluate
+    evaluate.register(sub)
+    snapshots.register(sub)
 
     vdev = sub.add_parser("vdevice", help="run and inspect virtual devices")
     vsub = vdev.add_subparsers(dest="vcommand", required=True)

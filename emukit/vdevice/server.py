@@ -61,7 +61,8 @@ def register_emulator(adb_port: int, server_port: int) -> bool:
 class DeviceServer:
     """Runs one :class:`VirtualDevice` behind an adb transport port and a console port."""
 
-    def __init__(self, device: VirtualDevice, adb_port: int, server_port: int | None = None) -> None:
+    def __init__(self, device: VirtualDevice, adb_port: int, server_port: int | None = None,
+                 grpc_port: int = 0) -> None:
         if adb_port % 2 == 0:
             raise ValueError(f"adb port must be odd (console = adb port - 1), got {adb_port}")
         self.device = device
@@ -72,6 +73,8 @@ class DeviceServer:
         self.connections: set[Connection] = set()
         self._clock = threading.Lock()
         self._listeners: list[socket.socket] = []
+        self.grpc_port = grpc_port  # gRPC controller port; 0: none (see _start_grpc)
+        self.grpc = None  # emukit.vdevice.grpc_service.GrpcService while it runs
 
     @property
     def serial(self) -> str:
@@ -81,6 +84,7 @@ class DeviceServer:
     def start(self, register: bool = True) -> None:
         load_or_create_token()  # like the emulator: the token file exists before anyone connects
         self._listeners = [self._listen(self.console_port), self._listen(self.adb_port)]
+        self._start_grpc()
         threading.Thread(target=self._accept_loop, args=(self._listeners[0], self._on_console),
                          daemon=True, name="console-accept").start()
         threading.Thread(target=self._accept_loop, args=(self._listeners[1], self._on_adb),
@@ -115,6 +119,7 @@ class DeviceServer:
 
     def shutdown(self) -> None:
         self.stopped.set()
+        self._stop_grpc()
         for sock in self._listeners:
             try:
                 sock.close()
@@ -129,6 +134,29 @@ class DeviceServer:
             conns = list(self.connections)
         for conn in conns:
             conn.shutdown()
+
+    # ------------------------------------------------------------------ gRPC controller (grpc_service.py)
+    def _start_grpc(self) -> None:
+        """Serve the emulator's gRPC controller on 127.0.0.1:grpc_port and write the discovery file."""
+        if not self.grpc_port:
+            return
+        from emukit.vdevice.grpc_service import GrpcService
+
+        self.grpc = GrpcService(self.device, self.grpc_port, serial_port=self.console_port,
+                                adb_port=self.adb_port)
+        try:
+            self.grpc.start()
+        except OSError:
+            self.grpc = None
+            for sock in self._listeners:
+                sock.close()
+            raise
+
+    def _stop_grpc(self) -> None:
+        """Remove the discovery file and stop the gRPC server."""
+        if self.grpc is not None:
+            self.grpc.stop()
+            self.grpc = None
 
     # ------------------------------------------------------------------ accept loops
     def _accept_loop(self, listener: socket.socket, handler) -> None:
@@ -322,11 +350,12 @@ def _corrupt(data: bytes) -> bytes:
 
 
 def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: bool,
-          register: bool = True) -> None:
+          register: bool = True, grpc_port: int = 0) -> None:
     """Entry point of ``emukit vdevice serve``."""
     device = VirtualDevice(state_dir, avd_name=avd_name, clock_mode=clock_mode, wipe=wipe)
-    server = DeviceServer(device, port)
+    server = DeviceServer(device, port, grpc_port=grpc_port)
     server.start(register=register)
-    print(f"{server.serial} ready (adb 127.0.0.1:{server.adb_port}, console {server.console_port}, "
+    grpc_note = f", grpc {server.grpc.port}" if server.grpc else ""
+    print(f"{server.serial} ready (adb 127.0.0.1:{server.adb_port}, console {server.console_port}{grpc_note}, "
           f"state {device.state_dir})", flush=True)
     server.serve_forever()
