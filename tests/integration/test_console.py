@@ -65,10 +65,9 @@ def test_emu_kill_stops_the_device(vdevice_factory, adb_server):
 
 
 def test_four_devices_under_one_server(vdevice_factory, adb_server):
-    from emukit.device.virtual import free_adb_ports
+    from emukit.device.pool import consecutive_adb_ports
 
-    first = free_adb_ports(1, start=23001)[0]
-    ports = [first + 2 * i for i in range(4)]  # consecutive even console ports
+    ports = consecutive_adb_ports(4, 25001)  # consecutive even console ports, all checked free
     procs = [vdevice_factory(adb_port=p) for p in ports]
     client = adbutils.AdbClient(port=adb_server.port)
     serials = {d.serial for d in client.device_list()}
