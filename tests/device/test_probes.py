@@ -66,20 +66,28 @@ def test_warp_keeps_paused_timers(driver):
     assert probe(driver, "temporal").canonical == {"timer_active": False, "remaining_seconds": 600}
 
 
-def test_probes_are_read_only(driver):
-    driver.shell(f"echo x > {SD}/Download/ro.txt", check=True)
-    params = {"persistent": {"source": f"{SD}/Download/ro.txt", "destination": f"{SD}/Music/ro.txt"},
-              "temporal": {}}
-    families = ["persistent", "temporal"]
-    try:
-        from emukit.device.emulator_grpc import find_endpoint  # noqa: F401
+def test_clipboard_probe_reads_grpc_without_touching_the_ui(driver):
+    driver.ensure_ui()
+    driver.rpc("setClipboard", "label", "Kestrel7")
+    before = driver.wait_stable()
+    assert probe(driver, "clipboard").canonical == {"clipboard_type": "text", "clipboard_text": "Kestrel7"}
+    assert driver.wait_stable() == before
 
-        families.append("clipboard")
-        params["clipboard"] = {}
-    except ImportError:
-        pass
+
+def test_probes_are_read_only(driver):
+    from emukit.media import make_mp3
+
+    driver.shell(f"echo x > {SD}/Download/ro.txt", check=True)
+    driver.adbutils().sync.push(make_mp3("Amber", "Band"), f"{SD}/Music/amber.mp3")
+    music = profile_for(driver, "music")
+    music.launch(fresh=True)
+    music.add_to_queue("Amber")
+    driver.home()
+    params = {"persistent": {"source": f"{SD}/Download/ro.txt", "destination": f"{SD}/Music/ro.txt"},
+              "temporal": {}, "clipboard": {}, "ordered": {}}
     before_screen = driver.wait_stable()
-    first = {f: probe(driver, f, **params[f]).canonical for f in families}
-    second = {f: probe(driver, f, **params[f]).canonical for f in families}
+    first = {f: probe(driver, f, **params[f]).canonical for f in params}
+    second = {f: probe(driver, f, **params[f]).canonical for f in params}
     assert first == second
+    assert first["ordered"]["ordered_items"] == ["Amber"]
     assert driver.wait_stable() == before_screen
