@@ -117,26 +117,85 @@ def _write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
 
 
 # ---------------------------------------------------------------------------------- predictive-state data
+def example_keys(*, family: str, template: str, seed: int, pair_id: str, branch: str, params: dict[str, Any],
+                 state: dict[str, Any], history: list[tuple[dict[str, str], dict[str, Any]]],
+                 final: dict[str, str]) -> dict[str, str]:
+    """The five split keys of one branch example (seed 002 Appendix C.2). ``history`` is
+    ``[(observation, canonical action), ...]`` and ``final`` the boundary observation, observations as
+    ``{"screenshot": sha256, "hierarchy": sha256}``. Pure: the same keys come from a stored record
+    (:func:`state_examples`) and from an exported JSON row (:func:`row_examples`)."""
+    actions = [a for _, a in history]
+    visible = {"history": [{"observation": {"screenshot": o["screenshot"], "hierarchy": o["hierarchy"]},
+                            "action": a} for o, a in history],
+               "final": {"screenshot": final["screenshot"], "hierarchy": final["hierarchy"]}}
+    return {
+        "record_id": f"{pair_id}/{branch}",
+        "trajectory_id": f"{template}/{seed}/{pair_id}/{branch}",
+        "semantic_target": _sha([family, template, params, state]),
+        "content_fingerprint": _sha(visible),
+        "trajectory_signature": _sha([family, actions]),
+    }
+
+
 def state_examples(pairs: Iterable[PairRecord]) -> Iterator[dict[str, Any]]:
     """One example per branch: model-visible history up to the boundary -> canonical state, with the five
     split keys (artifact references are sha256 here; exported files use paths)."""
     for pair in pairs:
         for name, br in sorted(pair.branches.items()):
-            actions = [s.action.canonical() for s in br.history]
-            visible = {"history": [{"observation": s.observation.model_dump(), "action": a}
-                                   for s, a in zip(br.history, actions, strict=True)],
-                       "final": br.boundary_observation.model_dump()}
+            history = [(s.observation.model_dump(), s.action.canonical()) for s in br.history]
             yield {
                 "example_id": f"{pair.pair_id}/{name}", "family": pair.family, "template": pair.template,
+                "pair_id": pair.pair_id, "branch_name": name, "seed": pair.seed, "params": pair.params,
                 "branch": br, "target": br.state,
-                "keys": {
-                    "record_id": f"{pair.pair_id}/{name}",
-                    "trajectory_id": f"{pair.template}/{pair.seed}/{pair.pair_id}/{name}",
-                    "semantic_target": _sha([pair.family, pair.template, pair.params, br.state]),
-                    "content_fingerprint": _sha(visible),
-                    "trajectory_signature": _sha([pair.family, actions]),
-                },
+                "keys": example_keys(family=pair.family, template=pair.template, seed=pair.seed,
+                                     pair_id=pair.pair_id, branch=name, params=pair.params, state=br.state,
+                                     history=history, final=br.boundary_observation.model_dump()),
             }
+
+
+def sha_of_ref(ref: str | dict[str, str]) -> Any:
+    """The sha256 an exported artifact path (``artifacts/ab/cd/<sha>.png``) names; observations map to
+    ``{"screenshot": sha, "hierarchy": sha}``."""
+    if isinstance(ref, dict):
+        return {k: sha_of_ref(v) for k, v in ref.items()}
+    return ref.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+def row_examples(row: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Split-key examples of one exported row: a ``pairs.jsonl`` line gives one per branch, a
+    ``state_train.jsonl`` / ``state_val.jsonl`` line gives one. Keys are recomputed from the row's content;
+    a key the row lacks the fields for (rows written before ``pair_id``/``seed``/``params``/``branch`` were
+    exported) falls back to the ``keys`` the row carries."""
+    if "branches" in row:  # a strict pair
+        branches = row["branches"]
+        if isinstance(branches, str):  # a parquet row
+            branches = json.loads(branches)
+        params = json.loads(row["params"]) if isinstance(row.get("params"), str) else row.get("params", {})
+        for name, br in sorted(branches.items()):
+            history = [(sha_of_ref(s["observation"]), s["action"]) for s in br["history"]]
+            yield {"example_id": f"{row['pair_id']}/{name}",
+                   "keys": example_keys(family=row["family"], template=row["template"], seed=row["seed"],
+                                        pair_id=row["pair_id"], branch=name, params=params, state=br["state"],
+                                        history=history, final=sha_of_ref(br["boundary_observation"]))}
+        return
+    stored = row.get("keys", {})
+    history = [(sha_of_ref(s["observation"]), s["action"]) for s in row["history"]]
+    final = sha_of_ref(row["final_observation"])
+    if all(k in row for k in ("pair_id", "seed", "branch", "params")):
+        keys = example_keys(family=row["family"], template=row["template"], seed=row["seed"],
+                            pair_id=row["pair_id"], branch=row["branch"], params=row["params"],
+                            state=row["target"], history=history, final=final)
+    else:
+        keys = dict(stored)
+        partial = example_keys(family=row["family"], template=row["template"], seed=0, pair_id="", branch="",
+                               params={}, state=row["target"], history=history, final=final)
+        keys["content_fingerprint"] = partial["content_fingerprint"]
+        keys["trajectory_signature"] = partial["trajectory_signature"]
+        keys.setdefault("record_id", row["example_id"])
+        keys.setdefault("trajectory_id", f"{row['template']}/{row.get('seed', '?')}/{row['example_id']}")
+        keys.setdefault("semantic_target", _sha([row["family"], row["template"], row.get("params", {}),
+                                                 row["target"]]))
+    yield {"example_id": row["example_id"], "keys": keys}
 
 
 def split_keys(examples: Iterable[dict[str, Any]]) -> dict[str, set[str]]:
@@ -162,6 +221,7 @@ def export_state_training(store: Store, out: Path, *, eval_seed: int, val_fracti
             continue
         br: BranchRecord = ex["branch"]
         row = {"example_id": ex["example_id"], "family": ex["family"], "template": ex["template"],
+               "pair_id": ex["pair_id"], "branch": ex["branch_name"], "seed": ex["seed"], "params": ex["params"],
                "history": [{"observation": copier.observation(s.observation), "action": s.action.canonical()}
                            for s in br.history],
                "final_observation": copier.observation(br.boundary_observation), "target": ex["target"],

@@ -1,0 +1,214 @@
+"""Repeated-execution stability (seed 002 Appendix C.8): deterministically select stored pairs (one per
+template by default), replay both branches ``repeats`` times on devices started for the audit, each execution
+from the template's base snapshot with the pair's stored parameters, and require every replay's semantic
+outcome and canonical state to equal the stored ones (and the family validator to pass). No world model is
+involved. Temporal templates replay through the same logical-time warp as the build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from emukit.audit.release import TemplateResolver
+from emukit.builder.pair import (
+    Artifacts,
+    PairContext,
+    Rejected,
+    device_usable,
+    run_branch,
+)
+from emukit.builder.run import BuildOptions, make_pool
+from emukit.builder.validate import validate_branch
+from emukit.device.adbserver import AdbServer
+from emukit.device.driver import Driver
+from emukit.errors import DeviceError, EmukitError
+from emukit.records import PairRecord
+from emukit.snapshots import ensure_snapshot
+from emukit.store import Store
+from emukit.templates.sampler import substitute
+from emukit.templates.schema import Template
+
+
+def select_pairs(store: Store, *, per_template: int = 1, family: str | None = None,
+                 templates: list[str] | None = None) -> list[PairRecord]:
+    """``per_template`` stored pairs of every template, chosen by the SHA-256 of (template, pair_id): the same
+    store always gives the same pairs, independent of build order or slot numbers."""
+    by_template: dict[str, list[PairRecord]] = defaultdict(list)
+    for pair in store.pairs(None if family in (None, "all") else family):
+        if templates and pair.template not in templates:
+            continue
+        by_template[pair.template].append(pair)
+    chosen: list[PairRecord] = []
+    for name in sorted(by_template):
+        group = sorted(by_template[name],
+                       key=lambda p: hashlib.sha256(f"{p.template}|{p.pair_id}".encode()).hexdigest())
+        chosen += group[:per_template]
+    return chosen
+
+
+@dataclass
+class Replay:
+    repeat: int
+    device: str
+    outcome: dict[str, Any] | None = None
+    state: dict[str, Any] | None = None
+    same_boundary: bool | None = None  # informational: boundary capture identical to the stored one
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class BranchStability:
+    pair: PairRecord
+    branch: str
+    replays: list[Replay] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.replays) and all(r.ok for r in self.replays)
+
+    @property
+    def stored_outcome(self) -> dict[str, Any]:
+        return self.pair.branches[self.branch].outcome  # type: ignore[index]
+
+
+@dataclass
+class StabilityReport:
+    branches: list[BranchStability]
+    repeats: int
+    errors: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+
+    @property
+    def executions(self) -> int:
+        return sum(len(b.replays) for b in self.branches)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and bool(self.branches) and all(
+            b.ok and len(b.replays) == self.repeats for b in self.branches)
+
+
+def replay_branch(driver: Driver, pair: PairRecord, template: Template, branch: str, repeat: int,
+                  data_dir: Path) -> Replay:
+    """One fresh controlled execution of a stored branch, compared with what was stored."""
+    stored = pair.branches[branch]  # type: ignore[index]
+    replay = Replay(repeat, driver.serial)
+    t0 = time.monotonic()
+    try:
+        ensure_snapshot(driver, template.base_snapshot, data_dir)
+        ctx = PairContext(template, pair.params, pair.seed, 0, pair.attempt)
+        got = run_branch(driver, ctx, branch, Artifacts())
+    except Rejected as exc:
+        replay.problems.append(f"rejected: {exc}")
+        return replay
+    except (DeviceError, EmukitError) as exc:
+        replay.problems.append(f"failed: {exc}")
+        return replay
+    finally:
+        replay.seconds = time.monotonic() - t0
+    replay.outcome, replay.state = got.outcome, got.state
+    replay.same_boundary = got.boundary_observation == stored.boundary_observation
+    if got.outcome != stored.outcome:
+        replay.problems.append(f"outcome {got.outcome} != stored {stored.outcome}")
+    if got.state != stored.state:
+        replay.problems.append(f"state {got.state} != stored {stored.state}")
+    if got.shared_action.canonical() != stored.shared_action.canonical():
+        replay.problems.append(f"shared action {got.shared_action.canonical()} != stored "
+                               f"{stored.shared_action.canonical()}")
+
+    def sub(obj: Any) -> Any:
+        return substitute(obj, pair.params, f"{pair.template} ({pair.pair_id})")
+
+    spec = sub(template.outcome.model_dump(exclude_none=True))
+    wait = float(sub(template.shared_action.seconds) or 0) if template.shared_action.type == "wait" else 0.0
+    for p in validate_branch(pair.family, got.state, got.outcome, got.outcome_evidence, spec,
+                             sub(template.expect[branch].model_dump()), wait):  # type: ignore[index]
+        replay.problems.append(f"validator: {p}")
+    return replay
+
+
+def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repeats: int = 3,
+                    devices: int | None = None, serials: list[str] | None = None, adb_port: int = 5037,
+                    family: str | None = None, templates: list[str] | None = None,
+                    templates_folder: Path | None = None,
+                    on_replay: Callable[[BranchStability, Replay], None] | None = None) -> StabilityReport:
+    """Replay the selected pairs' branches ``repeats`` times each (see the module docstring).
+
+    Devices: the attached ``serials`` if given, else ``devices`` (default 1) embedded virtual devices started
+    fresh (wiped) for the audit and stopped afterwards.
+    """
+    if repeats < 1 or per_template < 1:
+        raise EmukitError("--repeats and --per-template must be at least 1")
+    resolver = TemplateResolver(store, templates_folder)
+    report = StabilityReport([], repeats)
+    jobs: queue.Queue[tuple[BranchStability, Template, int]] = queue.Queue()
+    for pair in select_pairs(store, per_template=per_template, family=family, templates=templates):
+        template = resolver.get(pair.template, pair.template_hash)
+        for name in ("A", "B"):
+            entry = BranchStability(pair, name)
+            report.branches.append(entry)
+            if template is None:
+                report.errors.append(f"{pair.pair_id}: template {pair.template} @ {pair.template_hash[:12]} is "
+                                     "neither in the store nor in the templates folder")
+                continue
+            for r in range(repeats):
+                jobs.put((entry, template, r))
+    if jobs.empty():
+        return report
+    options = BuildOptions(templates=[], data_dir=Path(data_dir), devices=None if serials else (devices or 1),
+                           serials=list(serials or []), adb_port=adb_port)
+    server = AdbServer(adb_port)
+    server.start()
+    pool, workers = make_pool(options, server)
+    lock = threading.Lock()
+
+    def worker() -> None:
+        while True:
+            try:
+                entry, template, r = jobs.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                with pool.lease() as lease:
+                    driver = Driver(lease.serial, adb_port, default_timeout=10)
+                    try:
+                        replay = replay_branch(driver, entry.pair, template, entry.branch, r, Path(data_dir))
+                        if replay.problems and not device_usable(driver):
+                            lease.mark_unhealthy("stopped answering during a stability replay")
+                    finally:
+                        driver.close()
+            except DeviceError as exc:  # the pool could not give a device
+                with lock:
+                    report.errors.append(f"device pool: {exc}")
+                return
+            with lock:
+                entry.replays.append(replay)
+                entry.replays.sort(key=lambda x: x.repeat)
+            if on_replay is not None:
+                on_replay(entry, replay)
+
+    t0 = time.monotonic()
+    try:
+        pool.start()
+        threads = [threading.Thread(target=worker, name=f"stability-{i}", daemon=True) for i in range(workers)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        pool.close()
+        report.wall_s = time.monotonic() - t0
+    return report

@@ -1,0 +1,700 @@
+"""Distribution-shift suites of seed 002 Appendix F: single trajectories (not pairs) with their canonical state.
+
+``d-stress`` (F.3): a template's state-setting steps (branch A), then exactly ``d`` in {4, 8, 16, 32}
+state-preserving model-visible actions, then the template's convergence steps (the final neutral context).
+``interference`` (F.4): the same construction at a fixed depth (``d = 8``) whose actions are, by level,
+``low`` unrelated navigation, ``medium`` cancelled operations on unrelated files, ``high`` operations on
+near-name, same-extension distractor files -- none of which changes the tracked state.
+
+Every trajectory is checked on the device: the canonical state probed at the boundary must equal the state
+probed right after the setting steps (and the template's expected A state), the inserted segment must hold
+exactly ``d`` recorded actions, and the boundary must be stable. What passes is written as an export-like
+folder ``DATA_DIR/suites/<suite>/<family>.jsonl`` with content-addressed ``artifacts/`` beside it (paths in
+the rows are relative to the suite folder).
+
+The state-preserving actions come from a small declarative table per family (:data:`TABLES`), validated by
+:func:`validate_table`: each move is a list of raw model-visible steps (one action each), the selectors that
+must be on screen for it to apply, and optionally a pool of distractor names it picks one of.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import posixpath
+import random
+import re
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from emukit.builder.pair import (
+    Artifacts,
+    PairContext,
+    Rejected,
+    _HistoryRecorder,
+    device_usable,
+    load_base,
+)
+from emukit.builder.run import BuildOptions, make_pool
+from emukit.builder.steps import StepRunner
+from emukit.device.adbserver import AdbServer
+from emukit.device.driver import SELECTOR_KEYS, Driver
+from emukit.device.pool import DevicePool
+from emukit.errors import ConfigError, DeviceError, EmukitError
+from emukit.probes import probe
+from emukit.records import Observation
+from emukit.snapshots import ensure_snapshot
+from emukit.store.artifacts import ArtifactStore
+from emukit.templates.sampler import rng_for, sample_params, substitute
+from emukit.templates.schema import RAW_ACTIONS, Template, _check_step
+
+SUITES = ("d-stress", "interference")
+DEPTHS = (4, 8, 16, 32)
+LEVELS = ("low", "medium", "high")
+LEVEL_SHARE = {"low": 70, "medium": 70, "high": 60}  # seed 002 F.4: 70 / 70 / 60 of 200 per family
+INTERFERENCE_DEPTH = 8  # seed 002 F.4: history depth fixed at d = 8 while similarity varies
+SUITES_DIRNAME = "suites"
+_FIELD = re.compile(r"\{([a-z_]+)\}")
+
+
+# ------------------------------------------------------------------------------------------ the table
+@dataclass(frozen=True)
+class Move:
+    """A state-preserving unit of model-visible actions.
+
+    ``steps``: raw steps (``tap``, ``long_press``, ``swipe``, ``back``, ``home``, ``key``), one recorded action
+    each; ``requires``: selectors that must all be on screen for the move to apply; ``pool``: the name of a
+    distractor pool -- the move then applies to the first-fitting name of that pool that is on screen (as
+    ``{name}``).
+    """
+
+    name: str
+    steps: tuple[dict[str, Any], ...]
+    requires: tuple[dict[str, Any], ...] = ()
+    pool: str | None = None
+
+    @property
+    def length(self) -> int:
+        return len(self.steps)
+
+
+@dataclass(frozen=True)
+class FamilyTable:
+    """Per family: neutral moves (d-stress and interference filler), interfering moves per level, and how
+    distractor files are derived from a trajectory's state parameters (``distractors``: pool -> names)."""
+
+    family: str
+    neutral: tuple[Move, ...]
+    levels: dict[str, tuple[Move, ...]]
+    distractors: str | None = None  # name of a function in this module: (state params, params, rng) -> pools
+
+
+FILES = "com.google.android.documentsui"
+ROW = "android:id/title"
+
+
+def _files_moves(pool: str, *, confirmed_delete: bool) -> tuple[Move, ...]:
+    """Operations on a distractor file row of the Files app that leave the tracked artifact alone."""
+    row = {"resourceId": ROW, "text": "{name}"}
+    close = {"tap": {"resourceId": f"{FILES}:id/action_mode_close_button"}}
+    moves = [
+        Move(f"select_deselect_{pool}", ({"long_press": row}, close), (row,), pool),
+        Move(f"cancelled_delete_{pool}", ({"long_press": row}, {"tap": {"description": "Delete"}},
+                                           {"tap": {"resourceId": "android:id/button2"}}, close), (row,), pool),
+        Move(f"cancelled_copy_{pool}", ({"long_press": row}, {"tap": {"resourceId": f"{FILES}:id/action_menu_overflow"}},
+                                         {"tap": {"text": "Copy to\u2026"}},
+                                         {"tap": {"resourceId": "android:id/button2"}}), (row,), pool),
+        Move(f"cancelled_move_{pool}", ({"long_press": row}, {"tap": {"resourceId": f"{FILES}:id/action_menu_overflow"}},
+                                         {"tap": {"text": "Move to\u2026"}},
+                                         {"tap": {"resourceId": "android:id/button2"}}), (row,), pool),
+    ]
+    if confirmed_delete:
+        moves.append(Move(f"delete_{pool}", ({"long_press": row}, {"tap": {"description": "Delete"}},
+                                             {"tap": {"resourceId": "android:id/button1"}}), (row,), pool))
+    return tuple(moves)
+
+
+_FILES_NEUTRAL = (
+    Move("scroll_down", ({"swipe": {"x1": 540, "y1": 1900, "x2": 540, "y2": 1300, "duration_ms": 300}},)),
+    Move("scroll_up", ({"swipe": {"x1": 540, "y1": 1300, "x2": 540, "y2": 1900, "duration_ms": 300}},)),
+    Move("overflow_menu", ({"tap": {"resourceId": f"{FILES}:id/option_menu_overflow"}}, {"back": {}}),
+         ({"resourceId": f"{FILES}:id/option_menu_overflow"},)),
+    Move("sort_menu", ({"tap": {"resourceId": f"{FILES}:id/sort_dimen_dropdown"}}, {"back": {}}),
+         ({"resourceId": f"{FILES}:id/sort_dimen_dropdown"},)),
+    Move("search_open_close", ({"tap": {"resourceId": f"{FILES}:id/option_menu_search"}},
+                               {"tap": {"description": "Navigate up"}}),
+         ({"resourceId": f"{FILES}:id/option_menu_search"},)),
+    Move("roots_drawer", ({"tap": {"description": "Show roots"}}, {"back": {}}), ({"description": "Show roots"},)),
+    Move("settings_round_trip", ({"home": {}}, {"tap": {"resourceId": "com.google.android.apps.nexuslauncher:id/icon",
+                                                        "text": "Settings"}},
+                                 {"home": {}}, {"tap": {"resourceId": "com.google.android.apps.nexuslauncher:id/icon",
+                                                        "text": "Files"}})),
+)
+
+# System-level moves: they apply in any app and leave it as it was (Overview opened and closed; the
+# notification shade pulled down and closed with BACK).
+_SYSTEM_NEUTRAL = (
+    Move("recents_round_trip", ({"key": 187}, {"key": 187})),
+    Move("shade_open_close", ({"swipe": {"x1": 540, "y1": 10, "x2": 540, "y2": 1400, "duration_ms": 300}},
+                              {"back": {}})),
+)
+
+TABLES: dict[str, FamilyTable] = {
+    "persistent": FamilyTable(
+        family="persistent",
+        neutral=_FILES_NEUTRAL,
+        levels={
+            "low": _FILES_NEUTRAL,  # unrelated navigation
+            "medium": _files_moves("unrelated", confirmed_delete=False),  # cancelled ops on unrelated files
+            "high": _files_moves("near", confirmed_delete=True),  # near-name, same-extension distractors
+        },
+        distractors="persistent_distractors",
+    ),
+    # Clipboard and Ordered Collection: d-stress and low interference with system-level moves only; their
+    # medium/high interference moves (app-specific, seed F.4) are not defined yet.
+    "clipboard": FamilyTable(family="clipboard", neutral=_SYSTEM_NEUTRAL, levels={"low": _SYSTEM_NEUTRAL}),
+    "ordered": FamilyTable(family="ordered", neutral=_SYSTEM_NEUTRAL, levels={"low": _SYSTEM_NEUTRAL}),
+}
+
+
+def validate_table(table: FamilyTable) -> None:
+    """Raise ConfigError unless every move is raw model-visible steps with known selectors and placeholders,
+    moves have unique names, and every level is defined."""
+    where = f"stress table {table.family}"
+    if not set(table.levels) <= set(LEVELS):
+        raise ConfigError(f"{where}: unknown level(s) {sorted(set(table.levels) - set(LEVELS))}; levels are "
+                          f"{', '.join(LEVELS)}")
+    if not table.neutral:
+        raise ConfigError(f"{where}: no neutral moves")
+    if not fill_step(table):
+        raise ConfigError(f"{where}: needs a neutral move that always applies (no requires, no pool), to fill "
+                          "any depth")
+    for group, moves in [("neutral", table.neutral), *table.levels.items()]:
+        names = [m.name for m in moves]
+        if len(names) != len(set(names)):
+            raise ConfigError(f"{where}: duplicate move names in {group}")
+        for m in moves:
+            if not m.steps:
+                raise ConfigError(f"{where}: move {m.name} has no steps")
+            for step in m.steps:
+                try:
+                    _check_step(step)
+                except ValueError as exc:
+                    raise ConfigError(f"{where}: move {m.name}: {exc}") from None
+                (kind, args), = step.items()
+                if kind not in RAW_ACTIONS - {"wait", "type", "drag"} or "." in kind:
+                    raise ConfigError(f"{where}: move {m.name}: {kind!r} is not a single state-preserving "
+                                      "action (tap, long_press, swipe, key, back, home)")
+                if kind in ("tap", "long_press") and isinstance(args, dict) and not ({"x", "y"} <= set(args)):
+                    unknown = set(args) - SELECTOR_KEYS
+                    if unknown:
+                        raise ConfigError(f"{where}: move {m.name}: unknown selector field(s) {sorted(unknown)}")
+            for sel in m.requires:
+                unknown = set(sel) - SELECTOR_KEYS
+                if unknown:
+                    raise ConfigError(f"{where}: move {m.name}: unknown selector field(s) {sorted(unknown)}")
+            fields = set(_FIELD.findall(json.dumps([m.steps, m.requires])))
+            if fields - {"name"} or (fields and not m.pool) or (m.pool and "name" not in fields):
+                raise ConfigError(f"{where}: move {m.name}: placeholders {sorted(fields)} need pool + {{name}}")
+    if table.distractors and not callable(globals().get(table.distractors)):
+        raise ConfigError(f"{where}: unknown distractor function {table.distractors!r}")
+
+
+# ------------------------------------------------------------------------------------------ distractors
+_UNRELATED_WORDS = ("recipe", "poster", "slides", "diary", "budget", "flyer", "notes", "checklist")
+_UNRELATED_EXTS = ("txt", "pdf", "jpg", "docx", "xlsx", "png")
+
+
+def _strings(obj: Any) -> set[str]:
+    if isinstance(obj, str):
+        return {obj}
+    if isinstance(obj, dict):
+        return set().union(*(_strings(v) for v in obj.values())) if obj else set()
+    if isinstance(obj, list):
+        return set().union(*(_strings(v) for v in obj)) if obj else set()
+    return {str(obj)}
+
+
+def persistent_distractors(state_params: dict[str, Any], params: dict[str, Any], branch_steps: list[dict[str, Any]],
+                           rng: random.Random) -> tuple[dict[str, list[str]], list[str]]:
+    """Distractor files for a Persistent Artifact trajectory: ``unrelated`` (other stems and extensions) and
+    ``near`` (the target's stem with a near number, same extension). Returns (pools, folders): each name is
+    created in each folder the trajectory touches (source and destination folders, the folders of every path
+    and destination of the setting steps), so one is on screen wherever the setting steps end."""
+    source = str(state_params["source"])
+    target = posixpath.basename(source)
+    taken = {posixpath.basename(s) for s in _strings(params) | _strings(state_params) | _strings(branch_steps)}
+    folders: list[str] = []
+
+    def folder(path: str) -> None:
+        if path.startswith("/storage/emulated/0") and path not in folders:
+            folders.append(path.rstrip("/"))
+
+    folder(posixpath.dirname(source))
+    if state_params.get("destination"):
+        folder(posixpath.dirname(str(state_params["destination"])))
+    for step in branch_steps:
+        (_, args), = step.items()
+        if isinstance(args, dict):
+            if isinstance(args.get("path"), str):
+                folder(posixpath.dirname(args["path"]))
+            if isinstance(args.get("dest"), str):
+                folder(args["dest"])
+    stem, dot, ext = target.rpartition(".")
+    if not dot:
+        stem, ext = target, "txt"
+    m = re.fullmatch(r"(.*?)(\d+)", stem)
+    near: list[str] = []
+    if m:
+        base, digits = m.group(1), m.group(2)
+        n = int(digits)
+        candidates = [digits[::-1], str(n + 1), str(max(n - 1, 0)), str(n + 11)]
+        near = [f"{base}{c}.{ext}" for c in candidates]
+    near += [f"{stem}_old.{ext}", f"{stem}-2.{ext}"]
+    near = [x for x in dict.fromkeys(near) if x not in taken and x != target][:2]
+    unrelated: list[str] = []
+    while len(unrelated) < 2:
+        name = f"{rng.choice(_UNRELATED_WORDS)}_{rng.randint(10, 99)}.{rng.choice([e for e in _UNRELATED_EXTS if e != ext])}"
+        if name not in taken and name not in unrelated:
+            unrelated.append(name)
+    return {"near": near, "unrelated": unrelated}, folders
+
+
+def distractor_setup(pools: dict[str, list[str]], folders: list[str]) -> list[dict[str, Any]]:
+    """Setup steps (adb side, never shown to a model) creating every distractor in every existing folder."""
+    steps = []
+    for folder in folders:
+        for names in pools.values():
+            for name in names:
+                path = f"{folder}/{name}"
+                steps.append({"shell": f"[ -d '{folder}' ] && echo distractor > '{path}' && "
+                                       f"touch -t 202601150900.00 '{path}' || true"})
+    return steps
+
+
+# ------------------------------------------------------------------------------------------ one trajectory
+@dataclass
+class WorkItem:
+    template: Template
+    index: int  # slot within (suite, family)
+    depth: int
+    level: str | None
+
+    @property
+    def trajectory_id(self) -> str:
+        return f"{self.template.name}-{self.index}"
+
+
+@dataclass
+class Trajectory:
+    """An accepted trajectory: its row (paths still sha256 observations) and the blobs it refers to."""
+
+    row: dict[str, Any]
+    artifacts: Artifacts
+
+
+def _fill(obj: Any, name: str | None) -> Any:
+    if name is None:
+        return obj
+    return substitute(obj, {"name": name}, "stress move")
+
+
+def _applies(driver: Driver, move: Move, name: str | None) -> bool:
+    return all(driver.exists(**_fill(sel, name)) for sel in move.requires)
+
+
+def _choose(driver: Driver, moves: tuple[Move, ...], budget: int, pools: dict[str, list[str]],
+            rng: random.Random) -> tuple[Move, str | None] | None:
+    """A move (and distractor name) that fits ``budget`` and applies on the current screen, in a seeded
+    random order; None when none does."""
+    order = list(moves)
+    rng.shuffle(order)
+    for move in order:
+        if move.length > budget:
+            continue
+        names: list[str | None] = list(pools.get(move.pool, [])) if move.pool else [None]
+        rng.shuffle(names)
+        for name in names:
+            if _applies(driver, move, name):
+                return move, name
+    return None
+
+
+def run_trajectory(driver: Driver, suite: str, item: WorkItem, seed: int, attempt: int,
+                   data_dir: Path) -> Trajectory:
+    """Execute one suite trajectory on ``driver``; raise :class:`Rejected` if it cannot be accepted."""
+    t = item.template
+    table = TABLES.get(t.family)
+    if table is None:
+        raise ConfigError(f"no stress table for family {t.family!r}")
+    rng = rng_for(f"{suite}:{t.name}", seed, item.index, attempt)
+    params = sample_params(t, rng)
+    ctx = PairContext(t, params, seed, item.index, attempt)
+    state_params = {k: v for k, v in ctx.sub(t.state).items() if k != "family"}
+    expected = ctx.sub(t.expect["A"].model_dump())["state"]  # type: ignore[index]
+    setting_steps = ctx.sub(t.branches["A"])  # type: ignore[index]
+    pools: dict[str, list[str]] = {}
+    extra_setup: list[dict[str, Any]] = []
+    level_moves: tuple[Move, ...] = ()
+    if item.level is not None:
+        level_moves = table.levels[item.level]
+        if item.level != "low" and table.distractors:
+            pools, folders = globals()[table.distractors](state_params, params, setting_steps, rng)
+            extra_setup = distractor_setup(pools, folders)
+    ensure_snapshot(driver, t.base_snapshot, data_dir)
+    load_base(driver, t.base_snapshot)
+    runner = StepRunner(driver, f"{t.source_path}: {suite} {item.trajectory_id}")
+    runner.run(extra_setup + ctx.sub(t.setup), setup=True)
+    artifacts = Artifacts()
+    recorder = _HistoryRecorder(artifacts)
+    driver.recorder = recorder
+    moves: list[str] = []
+    interfering = 0
+    try:
+        runner.run(setting_steps)
+        n_setting = len(recorder.steps)
+        state_set = probe(driver, t.family, **state_params).canonical
+        budget = item.depth
+        while budget > 0:
+            pick = _choose(driver, level_moves, budget, pools, rng) if level_moves else None
+            if pick is not None and item.level is not None:
+                interfering += 1
+            else:
+                pick = _choose(driver, table.neutral, budget, pools, rng)
+            if pick is None:
+                raise Rejected("no_move", f"no state-preserving move fits {budget} actions on this screen")
+            move, name = pick
+            before = len(recorder.steps)
+            runner.run(_fill(list(move.steps), name))
+            done = len(recorder.steps) - before
+            if done != move.length:
+                raise Rejected("move_length", f"move {move.name} recorded {done} actions, expected {move.length}")
+            moves.append(move.name if name is None else f"{move.name}({name})")
+            budget -= done
+        n_segment = len(recorder.steps) - n_setting
+        runner.run(ctx.sub(t.converge))
+    finally:
+        driver.recorder = None
+    first = driver.wait_stable()
+    second = driver.observe()
+    boundary, recaptured = artifacts.observation(*first), artifacts.observation(*second)
+    state_final = probe(driver, t.family, **state_params).canonical
+    validation = {
+        "stable_boundary": boundary == recaptured,
+        "segment_length": n_segment == item.depth,
+        "state_preserved": state_final == state_set,
+        "expected_state": all(state_set.get(k) == v for k, v in expected.items()),
+        "interference": item.level in (None, "low") or interfering > 0,
+    }
+    failed = [k for k, ok in validation.items() if not ok]
+    if failed:
+        raise Rejected(failed[0], f"state after setting {state_set}, at the boundary {state_final}, expected "
+                                  f"{expected}; segment {n_segment}/{item.depth} actions, {interfering} interfering")
+    row = {
+        "trajectory_id": f"{suite}-{item.trajectory_id}-s{seed}", "suite": suite, "family": t.family,
+        "template": t.name, "template_hash": t.content_hash(), "params": params, "seed": seed, "slot": item.index,
+        "attempt": attempt, "d": item.depth, "level": item.level,
+        "history": [{"observation": s.observation.model_dump(), "action": s.action.canonical()}
+                    for s in recorder.steps],
+        "final_observation": boundary.model_dump(), "target": state_final, "state_after_setting": state_set,
+        "segment": {"start": n_setting, "length": n_segment, "moves": moves, "interfering": interfering,
+                    "distractors": pools},
+        "validation": validation, "device": driver.serial,
+    }
+    return Trajectory(row, artifacts)
+
+
+# ------------------------------------------------------------------------------------------ the suite
+def plan(suite: str, templates: list[Template], count_per_family: int, *, depths: tuple[int, ...] = DEPTHS,
+         levels: tuple[str, ...] = LEVELS, interference_depth: int = INTERFERENCE_DEPTH) -> list[WorkItem]:
+    """Work items: per family, ``count`` trajectories split evenly over ``depths`` (d-stress) or over ``levels``
+    in the seed's 70/70/60 proportion (interference); templates of the family taken round-robin by name."""
+    by_family: dict[str, list[Template]] = {}
+    for t in sorted(templates, key=lambda t: t.name):
+        by_family.setdefault(t.family, []).append(t)
+    items: list[WorkItem] = []
+    for family, group in sorted(by_family.items()):
+        table = TABLES.get(family)
+        if table is None:  # no move table: nothing can be built for this family
+            continue
+        fam_levels = tuple(lv for lv in levels if lv in table.levels)
+        step = fill_step(table)
+        wanted = depths if suite == "d-stress" else (interference_depth,)
+        bad = [d for d in wanted if d % step]
+        if bad:
+            raise ConfigError(f"{family}: depth(s) {bad} cannot be filled with its neutral moves (multiples "
+                              f"of {step} only)")
+        if suite == "d-stress":
+            base, extra = divmod(count_per_family, len(depths))
+            strata = [(d, None, base + (1 if i < extra else 0)) for i, d in enumerate(depths)]
+        elif not fam_levels:
+            continue
+        else:
+            share = {lv: LEVEL_SHARE[lv] for lv in fam_levels}
+            total = sum(share.values())
+            counts = {lv: count_per_family * s // total for lv, s in share.items()}
+            # largest remainder first (ties in level order), so small counts still cover every level
+            by_remainder = sorted(fam_levels, key=lambda lv: (-(count_per_family * share[lv] % total),
+                                                              fam_levels.index(lv)))
+            for lv in by_remainder[: count_per_family - sum(counts.values())]:
+                counts[lv] += 1
+            strata = [(interference_depth, lv, counts[lv]) for lv in fam_levels]
+        index = 0
+        for depth, level, n in strata:
+            for _ in range(n):
+                items.append(WorkItem(group[index % len(group)], index, depth, level))
+                index += 1
+    return items
+
+
+@dataclass
+class SuiteOptions:
+    suite: str
+    templates: list[Template]
+    count_per_family: int = 200
+    seed: int = 0
+    data_dir: Path = Path("data")
+    devices: int | None = None
+    serials: list[str] = field(default_factory=list)
+    max_attempts: int = 3
+    adb_port: int = 5037
+    depths: tuple[int, ...] = DEPTHS
+    levels: tuple[str, ...] = LEVELS
+    interference_depth: int = INTERFERENCE_DEPTH
+
+
+def suite_dir(data_dir: Path, suite: str) -> Path:
+    return Path(data_dir) / SUITES_DIRNAME / suite
+
+
+def read_suite(data_dir: Path, suite: str, family: str) -> list[dict[str, Any]]:
+    """Stored rows of one suite and family (artifact paths relative to :func:`suite_dir`)."""
+    path = suite_dir(data_dir, suite) / f"{family}.jsonl"
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+class SuiteRunner:
+    """Runs the work items of one suite over a device pool and appends accepted rows to the family files."""
+
+    def __init__(self, options: SuiteOptions) -> None:
+        if options.suite not in SUITES:
+            raise ConfigError(f"unknown suite {options.suite!r}; expected one of {', '.join(SUITES)}")
+        self.options = options
+        self.root = suite_dir(options.data_dir, options.suite)
+        self.artifacts = ArtifactStore(self.root / "artifacts")
+        self.lock = threading.Lock()
+        self.unsupported = sorted({t.family for t in options.templates if t.family not in TABLES})
+        supported = [t for t in options.templates if t.family in TABLES]
+        # (family, level) pairs asked for whose interfering moves are not defined: reported, not built
+        self.unsupported_levels = sorted(
+            (f, lv) for f in {t.family for t in supported} for lv in options.levels
+            if options.suite == "interference" and lv not in TABLES[f].levels)
+        self.items = plan(options.suite, supported, options.count_per_family, depths=options.depths,
+                          levels=options.levels, interference_depth=options.interference_depth)
+        self.done: set[str] = set()
+        for family in {t.family for t in supported}:
+            self.done |= {r["trajectory_id"] for r in read_suite(options.data_dir, options.suite, family)}
+        self.pending = [i for i in self.items if self._row_id(i) not in self.done]
+        self.accepted: Counter = Counter()  # (family, template, stratum) -> n stored now
+        self.stored: Counter = Counter()  # ... -> n stored in total
+        self.rejected: Counter = Counter()  # (family, template, stratum, reason) -> n
+        self.failed: list[str] = []
+        self.errors: list[str] = []
+        self.wall_s = 0.0
+        for i in self.items:
+            if self._row_id(i) in self.done:
+                self.stored[self.key(i)] += 1
+
+    def _row_id(self, item: WorkItem) -> str:
+        return f"{self.options.suite}-{item.trajectory_id}-s{self.options.seed}"
+
+    @staticmethod
+    def stratum(item: WorkItem) -> str:
+        return item.level if item.level is not None else f"d={item.depth}"
+
+    def key(self, item: WorkItem) -> tuple[str, str, str]:
+        return item.template.family, item.template.name, self.stratum(item)
+
+    def _store(self, traj: Trajectory) -> None:
+        """Artifacts first (content-addressed, idempotent), then one appended line per trajectory."""
+        self.artifacts.put_many(traj.artifacts.blobs)
+        row = dict(traj.row)
+
+        def rel(obs: dict[str, str]) -> dict[str, str]:
+            o = Observation(**obs)
+            return {"screenshot": f"artifacts/{o.screenshot[:2]}/{o.screenshot[2:4]}/{o.screenshot}.png",
+                    "hierarchy": f"artifacts/{o.hierarchy[:2]}/{o.hierarchy[2:4]}/{o.hierarchy}.xml"}
+
+        row["history"] = [{"observation": rel(s["observation"]), "action": s["action"]} for s in row["history"]]
+        row["final_observation"] = rel(row["final_observation"])
+        path = self.root / f"{row['family']}.jsonl"
+        line = json.dumps(row, sort_keys=True) + "\n"
+        with self.lock:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a") as fh:
+                fh.write(line)
+                fh.flush()
+                os.fsync(fh.fileno())
+
+    def _work(self) -> WorkItem | None:
+        with self.lock:
+            return self.pending.pop(0) if self.pending else None
+
+    def worker(self, pool: DevicePool, on_progress=None) -> None:
+        o = self.options
+        while True:
+            item = self._work()
+            if item is None:
+                return
+            for attempt in range(o.max_attempts):
+                try:
+                    with pool.lease() as lease:
+                        driver = Driver(lease.serial, o.adb_port, default_timeout=10)
+                        try:
+                            traj = run_trajectory(driver, o.suite, item, o.seed, attempt, o.data_dir)
+                        except Rejected as rej:
+                            with self.lock:
+                                self.rejected[(*self.key(item), rej.reason)] += 1
+                            continue
+                        except DeviceError as exc:
+                            usable = device_usable(driver)
+                            with self.lock:
+                                self.rejected[(*self.key(item), "action_failed" if usable else "device_error")] += 1
+                            if not usable:
+                                lease.mark_unhealthy(str(exc)[:200])
+                            continue
+                        except EmukitError as exc:  # a template or table problem: retrying will not help
+                            with self.lock:
+                                self.failed.append(f"{self._row_id(item)}: {exc}")
+                            traj = None
+                        finally:
+                            driver.close()
+                except DeviceError as exc:  # the pool could not give a device
+                    with self.lock:
+                        self.errors.append(f"device pool: {exc}")
+                    return
+                if traj is None:
+                    break
+                self._store(traj)
+                with self.lock:
+                    self.accepted[self.key(item)] += 1
+                    self.stored[self.key(item)] += 1
+                break
+            else:
+                with self.lock:
+                    self.failed.append(f"{self._row_id(item)}: gave up after {o.max_attempts} attempts")
+            if on_progress is not None:
+                on_progress(self)
+
+    def run(self, on_progress=None) -> None:
+        o = self.options
+        if not self.pending:
+            return
+        server = AdbServer(o.adb_port)
+        server.start()
+        build_opts = BuildOptions(templates=[], data_dir=o.data_dir, devices=o.devices, serials=o.serials,
+                                  adb_port=o.adb_port)
+        pool, workers = make_pool(build_opts, server)
+        t0 = time.monotonic()
+        try:
+            pool.start()
+            threads = [threading.Thread(target=self.worker, args=(pool, on_progress), daemon=True,
+                                        name=f"suite-worker-{i}") for i in range(workers)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+        finally:
+            pool.close()
+            self.wall_s = time.monotonic() - t0
+
+    @property
+    def complete(self) -> bool:
+        return not self.failed and not self.errors and sum(self.stored.values()) >= len(self.items)
+
+
+def build_suite(options: SuiteOptions, on_progress=None) -> SuiteRunner:
+    """Build (or resume) one suite; returns the runner with its counts."""
+    if options.count_per_family < 1:
+        raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")
+    bad = [d for d in options.depths if d < 1]
+    if bad:
+        raise ConfigError(f"depths must be positive, got {bad}")
+    unknown = set(options.levels) - set(LEVELS)
+    if unknown:
+        raise ConfigError(f"unknown interference level(s) {sorted(unknown)}; expected {', '.join(LEVELS)}")
+    runner = SuiteRunner(options)
+    runner.run(on_progress)
+    return runner
+
+
+# ------------------------------------------------------------------------------------------ CLI entry
+def run_suite(args, console) -> int:
+    """``emukit build-pairs --suite d-stress|interference``: build the suite, print a summary table."""
+    from rich.table import Table
+
+    from emukit.templates import load_templates
+
+    templates = load_templates(family=args.family, names=args.template or None)
+    depths = tuple(getattr(args, "depth", None) or DEPTHS)
+    levels = tuple(getattr(args, "level", None) or LEVELS)
+    options = SuiteOptions(suite=args.suite, templates=templates, count_per_family=args.count, seed=args.seed,
+                           data_dir=args.data_dir, devices=args.devices, serials=args.device or [],
+                           max_attempts=args.max_attempts,
+                           adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
+                           depths=depths, levels=levels)
+    try:
+        if options.count_per_family < 1:
+            raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")
+        runner = SuiteRunner(options)
+        for family in runner.unsupported:
+            console.print(f"[yellow]{args.suite}: no state-preserving move table for family {family!r} yet; "
+                          "its templates are skipped[/yellow]")
+        for family, level in runner.unsupported_levels:
+            console.print(f"[yellow]interference: no {level} moves for family {family!r} yet; skipped[/yellow]")
+        if not runner.items:
+            console.print(f"[red]{args.suite}: nothing to build (no supported templates)[/red]")
+            return 2
+
+        def on_progress(r: SuiteRunner) -> None:
+            if not args.quiet:
+                console.print(f"{sum(r.stored.values())}/{len(r.items)} trajectories", highlight=False)
+
+        runner.run(on_progress)
+    except EmukitError as exc:
+        console.print(f"[red]emukit build-pairs --suite {args.suite}: {exc}[/red]")
+        return 1
+    table = Table(title=f"{args.suite} suite (seed {args.seed}, {runner.wall_s:.0f} s) in {runner.root}")
+    for col in ("family", "template", "stratum", "stored", "wanted", "accepted now", "rejected now by reason"):
+        table.add_column(col, justify="right" if col in ("stored", "wanted", "accepted now") else "left")
+    wanted = Counter(runner.key(i) for i in runner.items)
+    for key in sorted(wanted, key=lambda k: (k[0], k[1], _stratum_order(k[2]))):
+        reasons = ", ".join(f"{r}: {n}" for (f, t, s, r), n in sorted(runner.rejected.items()) if (f, t, s) == key)
+        table.add_row(*key, str(runner.stored[key]), str(wanted[key]), str(runner.accepted[key]), reasons or "-")
+    console.print(table)
+    for line in runner.failed + runner.errors:
+        console.print(f"[yellow]{line}[/yellow]", highlight=False)
+    return 0 if runner.complete else 1
+
+
+def _stratum_order(stratum: str) -> tuple[int, int]:
+    if stratum.startswith("d="):
+        return 0, int(stratum[2:])
+    return 1, LEVELS.index(stratum) if stratum in LEVELS else 99
+
+
+def fill_step(table: FamilyTable) -> int:
+    """The granularity of depths the always-applicable neutral moves can fill exactly (gcd of their lengths;
+    0 when there is none): every depth must be a multiple of it."""
+    return math.gcd(*[m.length for m in table.neutral if not m.requires and not m.pool])
+
+
+for _table in TABLES.values():  # the table is code: a broken entry fails at import, not mid-build
+    validate_table(_table)

@@ -1,0 +1,194 @@
+"""``emukit audit release|stability|split``: the benchmark audits of seed 002 Appendix C (docs/audits.md).
+Each prints a table and exits 1 when anything fails (2 for a usage error)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from emukit.commands.build import default_data_dir
+from emukit.errors import EmukitError
+
+FAMILY_CHOICES = ("persistent", "clipboard", "ordered", "temporal", "all")
+
+
+def _status(ok: bool) -> str:
+    return "[green]PASS[/green]" if ok else "[red]FAIL[/red]"
+
+
+# ------------------------------------------------------------------------------------------ release
+def _cmd_release(args: argparse.Namespace) -> int:
+    from emukit.audit.release import CHECKS, audit_release
+    from emukit.store import Store
+
+    console = Console()
+    try:
+        with Store(args.db, data_dir=args.data_dir) as store:
+            report = audit_release(store, templates_folder=args.templates, family=args.family,
+                                   templates=args.template or None)
+    except EmukitError as exc:
+        Console(stderr=True).print(f"[red]emukit audit release: {exc}[/red]")
+        return 1
+
+    table = Table(title="release audit: templates")
+    for col in ("family", "template", "declared", "template file", "stored pairs", "status"):
+        table.add_column(col, justify="right" if col == "stored pairs" else "left")
+    for c in sorted(report.coverage, key=lambda c: (c.family, c.template)):
+        table.add_row(c.family, c.template, "yes" if c.declared else "no (extra)",
+                      "yes" if c.in_folder else "[red]missing[/red]",
+                      str(c.stored) if c.stored else "[red]0[/red]", _status(c.ok))
+    console.print(table)
+
+    table = Table(title="release audit: families (every pair re-checked from its artifacts)")
+    for col in ("family", "pairs", "pass", "fail", "failing checks", "validator"):
+        table.add_column(col, justify="right" if col in ("pairs", "pass", "fail") else "left")
+    for family, row in report.by_family().items():
+        checks = ", ".join(f"{c}: {row['checks'][c]}" for c in CHECKS if row["checks"][c]) or "-"
+        table.add_row(family, str(row["pairs"]), str(row["pass"]), str(row["fail"]), checks,
+                      _status(report.family_ok(family)))
+    console.print(table)
+
+    failing = [p for p in report.pairs if not p.ok]
+    for p in failing[: args.show]:
+        console.print(f"[red]FAIL[/red] {p.pair_id} ({p.template})")
+        for check, message in p.problems:
+            console.print(f"  {check}: {message}", markup=False, highlight=False)
+    if len(failing) > args.show:
+        console.print(f"... and {len(failing) - args.show} more failing pairs (--show N)")
+    for c in report.missing():
+        where = [] if c.in_folder else ["no template file"]
+        where += [] if c.stored else ["no stored pair"]
+        console.print(f"[red]missing[/red] template {c.template} ({c.family}): {', '.join(where)}")
+    total = len(report.pairs)
+    console.print(f"{total - len(failing)}/{total} pairs pass; "
+                  f"{sum(c.ok for c in report.coverage if c.declared)}/{sum(c.declared for c in report.coverage)} "
+                  f"declared templates present: {'PASS' if report.ok else 'FAIL'}")
+    return 0 if report.ok else 1
+
+
+# ------------------------------------------------------------------------------------------ stability
+def _cmd_stability(args: argparse.Namespace) -> int:
+    from emukit.audit.stability import audit_stability
+    from emukit.store import Store
+
+    console = Console()
+    err = Console(stderr=True)
+    adb_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+
+    def on_replay(entry, replay) -> None:
+        if not args.quiet:
+            mark = "ok" if replay.ok else "MISMATCH"
+            err.print(f"{entry.pair.pair_id} {entry.branch} #{replay.repeat + 1}: {mark} ({replay.seconds:.1f} s)",
+                      markup=False, highlight=False)
+
+    try:
+        with Store(args.db, data_dir=args.data_dir) as store:
+            report = audit_stability(store, data_dir=args.data_dir, per_template=args.per_template,
+                                     repeats=args.repeats, devices=args.devices, serials=args.device or None,
+                                     adb_port=adb_port, family=args.family, templates=args.template or None,
+                                     templates_folder=args.templates, on_replay=on_replay)
+    except EmukitError as exc:
+        err.print(f"[red]emukit audit stability: {exc}[/red]")
+        return 1
+    table = Table(title=f"repeated-execution stability ({report.repeats} replays per branch, {report.wall_s:.0f} s)")
+    for col in ("family", "template", "pair", "branch", "stored outcome", "outcome same", "state same",
+                "boundary same", "status"):  # boundary same: informational (seed C.8 requires the outcome)
+        table.add_column(col, justify="right" if col.endswith("same") else "left")
+    for b in report.branches:
+        n = len(b.replays)
+        outcome_same = sum(r.outcome == b.stored_outcome for r in b.replays)
+        state_same = sum(r.state == b.pair.branches[b.branch].state for r in b.replays)  # type: ignore[index]
+        boundary_same = sum(bool(r.same_boundary) for r in b.replays)
+        table.add_row(b.pair.family, b.pair.template, b.pair.pair_id, b.branch, _short(b.stored_outcome),
+                      f"{outcome_same}/{report.repeats}", f"{state_same}/{report.repeats}",
+                      f"{boundary_same}/{n}", _status(b.ok and n == report.repeats))
+    console.print(table)
+    for b in report.branches:
+        for r in b.replays:
+            for p in r.problems:
+                console.print(f"[red]{b.pair.pair_id} {b.branch} replay {r.repeat + 1}[/red]: {p}", highlight=False)
+    for e in report.errors:
+        console.print(f"[red]{e}[/red]", highlight=False)
+    stable = sum(b.ok and len(b.replays) == report.repeats for b in report.branches)
+    console.print(f"{stable}/{len(report.branches)} branches stable over {report.executions} executions: "
+                  f"{'PASS' if report.ok else 'FAIL'}")
+    return 0 if report.ok else 1
+
+
+def _short(outcome: dict) -> str:
+    """The semantic part of an outcome, for a table cell."""
+    for key in ("result", "pasted_text", "status"):
+        if key in outcome:
+            extra = f" {outcome['remaining_seconds']}s" if key == "status" and outcome.get("remaining_seconds") else ""
+            return f"{outcome[key]}{extra}"
+    if "ordered_items" in outcome:
+        return " > ".join(map(str, outcome["ordered_items"]))
+    return str(outcome)
+
+
+# ------------------------------------------------------------------------------------------ split
+def _cmd_split(args: argparse.Namespace) -> int:
+    from emukit.audit.split import LABELS, audit_split
+
+    console = Console()
+    try:
+        report = audit_split(args.train, args.eval)
+    except EmukitError as exc:
+        Console(stderr=True).print(f"[red]emukit audit split: {exc}[/red]")
+        return 1
+    table = Table(title="train-evaluation split integrity (seed 002 Appendix C.2)")
+    for col in ("audit criterion", "train", "eval", "intersection", "status"):
+        table.add_column(col, justify="left" if col in ("audit criterion", "status") else "right")
+    for r in report.results:
+        table.add_row(LABELS[r.criterion], str(r.train), str(r.eval), str(len(r.shared)), _status(r.ok))
+    console.print(table)
+    console.print(f"train: {', '.join(map(str, report.train.paths))} ({report.train.examples} examples); "
+                  f"eval: {', '.join(map(str, report.eval.paths))} ({report.eval.examples} examples)",
+                  highlight=False)
+    for r in report.results:
+        for train_ex, eval_ex in r.examples:
+            console.print(f"[red]{r.criterion}[/red]: train {train_ex} ~ eval {eval_ex}", highlight=False)
+    console.print("PASS: no intersection on any criterion" if report.ok
+                  else f"FAIL: overlapping on {', '.join(report.failed())}")
+    return 0 if report.ok else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("audit", help="audit the stored benchmark: release, stability, split")
+    asub = p.add_subparsers(dest="audit_command", required=True)
+
+    def store_args(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--data-dir", type=Path, default=default_data_dir(),
+                       help="the build's data dir: artifacts and the default SQLite store (default ./data)")
+        q.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
+        q.add_argument("--templates", type=Path, default=None,
+                       help="templates folder (default: the project's templates/ or $EMUKIT_TEMPLATES)")
+        q.add_argument("--family", default="all", choices=FAMILY_CHOICES)
+        q.add_argument("--template", action="append", help="only these templates (repeatable)")
+
+    rel = asub.add_parser("release", help="re-check every stored pair from its artifacts; template coverage")
+    store_args(rel)
+    rel.add_argument("--show", type=int, default=20, help="failing pairs to detail (default 20)")
+    rel.set_defaults(func=_cmd_release)
+
+    stab = asub.add_parser("stability", help="replay selected pairs' branches on fresh devices (seed C.8)")
+    store_args(stab)
+    stab.add_argument("--per-template", type=int, default=1, help="pairs per template (default 1)")
+    stab.add_argument("--repeats", type=int, default=3, help="replays per branch (default 3)")
+    group = stab.add_mutually_exclusive_group()
+    group.add_argument("--devices", type=int, help="start N embedded virtual devices (default 1)")
+    group.add_argument("--device", action="append", help="use this attached device instead (repeatable)")
+    stab.add_argument("--quiet", action="store_true", help="no per-replay progress lines")
+    stab.set_defaults(func=_cmd_stability)
+
+    split = asub.add_parser("split", help="train/eval disjointness on the five criteria of seed C.2")
+    split.add_argument("--train", type=Path, required=True,
+                       help="training side: an export folder or a state_train.jsonl / pairs.jsonl file")
+    # a side may also be a stress-suite folder or file (DATA_DIR/suites/<suite>[/<family>.jsonl])
+    split.add_argument("--eval", type=Path, required=True,
+                       help="evaluation side: an export folder or a pairs.jsonl / state_train.jsonl file")
+    split.set_defaults(func=_cmd_split)
