@@ -52,12 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="emukit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"emukit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    from emukit.commands import build, devices, snapshots
+    from emukit.commands import audit, build, devices, evaluate, export, snapshots
 
     build.register(sub)
-    devices.register(sub)
-    from emukit.commands import evaluate
+    export.register(sub)
+    audit.register(sub)
     evaluate.register(sub)
+    devices.register(sub)
     snapshots.register(sub)
 
     vdev = sub.add_parser("vdevice", help="run and inspect virtual devices")
