@@ -1,0 +1,108 @@
+"""The Ordered Collection templates: they load, sample deterministically, their precomputed drag / rebuild /
+interleaving programs agree with what the steps do, and the domain gives enough distinct pairs. Offline:
+no device (the templates are run on a device by ``tools/try_template.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from emukit.errors import ConfigError
+from emukit.snapshots import load_spec
+from emukit.templates import load_templates
+from emukit.templates.sampler import rng_for, sample_params, substitute
+
+ORDERED = ["playing_queue", "queue_mixed_insertion", "identical_prefix_hidden_suffix", "reset_boundary",
+           "multi_playlist_interleaved"]
+SLOTS = 300
+
+
+def test_sampler_indexes_by_another_parameter():
+    values = {"songs": ["a", "b", "c", "d"], "order": [3, 1], "prog": [[2, 0], 1]}
+    assert substitute("{songs[order]}", values) == ["d", "b"]
+    assert substitute("{songs[prog[0]]}", values) == ["c", "a"]
+    assert substitute("{songs[prog[1]]}", values) == "b"
+    assert substitute("x {songs[order[0]]}", values) == "x d"
+    assert substitute(["{songs[0]}", "{songs[2]}"], values) == ["a", "c"]  # unchanged behaviour
+    with pytest.raises(ConfigError):
+        substitute("{songs[prog[2]]}", values)
+
+
+def _program(name: str):
+    (t,) = load_templates(names=[name])
+    return t, [sample_params(t, rng_for(t.name, 0, slot, 0)) for slot in range(SLOTS)]
+
+
+def _expected(t, params, branch):
+    return substitute(t.expect[branch].model_dump(), params)["state"]["ordered_items"]
+
+
+@pytest.mark.parametrize("name", ORDERED)
+def test_template_domain_and_contrast(name):
+    t, samples = _program(name)
+    assert t.family == "ordered" and t.base_snapshot == "music_base" and t.outcome.kind == "list"
+    library = {s.title for s in load_spec("music_base").songs}
+    pairs = set()
+    for params in samples:
+        a, b = _expected(t, params, "A"), _expected(t, params, "B")
+        assert a != b and sorted(a) == sorted(b) and len(set(a)) == len(a)
+        assert set(a) <= library
+        pairs.add((tuple(a), tuple(b)))
+        for branch in "AB":  # every step substitutes cleanly
+            substitute(t.branches[branch], params)
+        substitute(t.setup, params)
+    assert len(pairs) >= 200
+    assert samples[0] == sample_params(t, rng_for(t.name, 0, 0, 0))  # deterministic
+
+
+def _moved(order, moves):
+    q = list(order)
+    for frm, to in moves:
+        q.insert(to, q.pop(frm))
+    return q
+
+
+def test_playing_queue_keeps_anchor_and_up_next():
+    t, samples = _program("playing_queue")
+    for params in samples:
+        a, b = _expected(t, params, "A"), _expected(t, params, "B")
+        assert len(a) == 5 and a[:2] == b[:2]  # Now Playing shows the anchor and "Up next"
+
+
+def test_queue_mixed_insertion_programs():
+    t, samples = _program("queue_mixed_insertion")
+    for params in samples:
+        songs = params["songs"]
+        for branch, (moves, final) in zip("AB", ((params["prog"][0], params["prog"][2]),
+                                                 (params["prog"][1], params["prog"][3]))):
+            assert len(moves) == 3 and {to for _, to in moves} in ({0, 2, 5}, {0, 3, 5})  # head, middle, tail
+            assert _moved(songs, moves) == [songs[i] for i in final] == _expected(t, params, branch)
+        a, b = _expected(t, params, "A"), _expected(t, params, "B")
+        anchor = songs[0]
+        succ = [o[o.index(anchor) + 1] if o.index(anchor) + 1 < len(o) else None for o in (a, b)]
+        assert succ[0] == succ[1]  # same "Up next" on the Now Playing boundary
+
+
+def test_reset_boundary_programs():
+    t, samples = _program("reset_boundary")
+    sizes = set()
+    for params in samples:
+        a, b = _expected(t, params, "A"), _expected(t, params, "B")
+        assert sorted(a) == sorted(params["before"])
+        sizes.add(len(a))
+    assert sizes == {4, 5}
+
+
+def test_multi_playlist_interleaved_programs():
+    t, samples = _program("multi_playlist_interleaved")
+    sizes = set()
+    for params in samples:
+        target, distractor = params["target"], params["distractor"]
+        assert target != distractor
+        for branch in "AB":
+            titles, lists = params[f"songs{branch}"], params[f"lists{branch}"]
+            assert len(titles) == len(lists) == len(set(titles))
+            assert [s for s, p in zip(titles, lists) if p == target] == _expected(t, params, branch)
+            switches = sum(1 for x, y in zip(lists, lists[1:]) if x != y)
+            assert switches >= 2 and distractor in lists
+        sizes.add(len(_expected(t, params, "A")))
+    assert sizes == {3, 4}
