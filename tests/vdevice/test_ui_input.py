@@ -270,3 +270,21 @@ def test_long_press_on_a_field_offers_select_all_copy_and_paste(device: VirtualD
     wm.tap(*view(device, text="Select all").center)
     wm.tap(*view(device, text="Cut").center)
     assert device.top.state["name"] == "" and device.get_clip().text == "new"
+
+
+def test_del_after_select_all_deletes_the_selection(tmp_path) -> None:
+    """Select all in the text toolbar, then DEL: the whole text goes, as on Android."""
+    from emukit.vdevice.device import VirtualDevice
+
+    device = VirtualDevice(tmp_path / "dev", wipe=True)
+    device.start_activity("com.android.settings")
+    field = device.wm.find_view(lambda v: v.resource_id.endswith("search_src_text"))
+    device.wm.tap(*field.center)
+    device.wm.input_text("date time")
+    device.wm.long_press(*field.center)
+    select_all = device.wm.find_view(lambda v: v.text == "Select all")
+    assert select_all is not None
+    device.wm.tap(*select_all.center)
+    device.wm.key(67)
+    field = device.wm.find_view(lambda v: v.resource_id.endswith("search_src_text"))
+    assert field.text == ""

@@ -237,7 +237,7 @@ class InputMixin(EditingMixin):
         """An Android key event (``input keyevent``)."""
         with self.device.lock:
             self._begin()
-            self.text_menu = None
+            menu, self.text_menu = self.text_menu, None
             device, ui = self.device, self.device.state.ui
             if keycode == KEY_HOME:
                 self.close_overview()
@@ -253,8 +253,12 @@ class InputMixin(EditingMixin):
                     self.open_overview()
             elif keycode in HARMLESS_KEYS:
                 return
-            elif self._focused_field() is not None and self._edit_key(keycode):
-                return
+            elif self._focused_field() is not None:
+                self.text_menu = menu  # an editing key acts on the selection (DEL deletes it, typing replaces it)
+                if self._edit_key(keycode):
+                    return
+                self.text_menu = None
+                self._invoke_app_key(keycode)
             else:
                 self._invoke_app_key(keycode)
 
