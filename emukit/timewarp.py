@@ -8,7 +8,10 @@ devices (a device needs ``adb root``):
 2. move the wall clock forward by D with ``date`` (what a user would see after waiting);
 3. rewrite the Clock's shared-prefs timers: every running timer is re-anchored at the current
    elapsed-realtime with ``time_left`` reduced by D (<= 0 means its deadline has passed);
-4. send DeskClock's own time-set broadcast so it reloads its timers and posts what is due.
+4. send DeskClock's own time-set broadcast so it reloads its timers and posts what is due;
+5. if the Clock was the app in the foreground, start it again, so the screen shows what a person who
+   waited with the Clock open would see (the Clock on the tab it remembers, hiding its own running/paused
+   timer notifications) rather than whatever the force-stop uncovered.
 
 Paused, expired and reset timers are untouched. The returned :class:`WarpRecord` is audit-only and never
 shown to a model.
@@ -28,6 +31,7 @@ from emukit.records import WarpRecord
 
 METHOD = "force-stop+date+prefs-reanchor+TIME_SET"
 TIME_SET_RECEIVER = f"{CLOCK_PACKAGE}/com.android.deskclock.AlarmInitReceiver"
+CLOCK_ACTIVITY = "com.android.deskclock.DeskClock"
 
 
 def reanchor(xml_text: str, changes: dict[str, int]) -> str:
@@ -56,6 +60,10 @@ def warp(driver: Driver, seconds: float) -> WarpRecord:
     ms = round(seconds * 1000)
     if driver.shell("id").text.find("uid=0(") < 0:
         raise DeviceError(f"{driver.serial}: warp needs adb root (date and the Clock's prefs)")
+    try:
+        clock_in_front = driver.current_app()[0] == CLOCK_PACKAGE
+    except DeviceError:  # no focused app window (e.g. the shade is open)
+        clock_in_front = False
     driver.shell(f"am force-stop {CLOCK_PACKAGE}", check=True)
     wall_before = int(driver.shell("date +%s", check=True).text.strip())
     _set_wall_clock(driver, wall_before + round(seconds))
@@ -77,7 +85,9 @@ def warp(driver: Driver, seconds: float) -> WarpRecord:
     broadcast = driver.shell(f"am broadcast -a android.intent.action.TIME_SET -n {shlex.quote(TIME_SET_RECEIVER)}")
     after_prefs, after_elapsed = read_clock(driver)
     after = timers_from_prefs(after_prefs, after_elapsed)
+    if clock_in_front:
+        driver.start_app(CLOCK_PACKAGE, CLOCK_ACTIVITY)
     return WarpRecord(seconds=seconds, method=METHOD, details={
         "wall_before": wall_before, "wall_after": int(driver.shell("date +%s").text.strip()),
         "elapsed_realtime_ms": elapsed, "timers_before": before, "timers_after": after,
-        "broadcast_exit": broadcast.exit_code})
+        "broadcast_exit": broadcast.exit_code, "clock_restarted_in_front": clock_in_front})

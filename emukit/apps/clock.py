@@ -24,9 +24,35 @@ class ClockProfile(AppProfile):
                                or self.driver.exists(resourceId=self.rid("timer_list")), "the Timer tab")
 
     @operation
-    def start_timer(self, seconds: int) -> None:
-        """Type ``seconds`` (as HHMMSS digits) on the keypad and press Start; opens the keypad with
-        "Add timer" when timers exist already."""
+    def open_clock_tab(self) -> None:
+        """Select the Clock tab (the digital clock; a neutral screen that shows no timer)."""
+        self.driver.tap(description="Clock")
+        self.driver.element(resourceId=self.rid("digital_clock"))
+
+    @operation
+    def open_from_notification(self) -> None:
+        """From any app: pull down the notification shade and tap the Clock's timer notification, which
+        opens the Clock on its Timer tab (needs a running, paused or expired timer)."""
+        self.driver.swipe(540, 10, 540, 1400, 300)
+        self.driver.tap(resourceId="com.android.systemui:id/notification_row",
+                        descriptionStartsWith="Clock notification")
+        self.driver.wait_until(lambda: self.driver.exists(resourceId=self.rid("timer_list"))
+                               or self.driver.exists(resourceId=self.rid("timer_setup_time")), "the Timer tab")
+
+    @operation
+    def open_from_launcher(self) -> None:
+        """On the home screen, tap the Clock icon (the Clock reopens on the tab it remembers)."""
+        self.driver.tap(resourceId="com.google.android.apps.nexuslauncher:id/icon", text="Clock")
+        self.driver.wait_until(lambda: self.driver.current_app()[0] == self.package, "the Clock in the foreground")
+        self.driver.wait_stable()
+
+    @operation
+    def start_timer(self, seconds: int = 0, minutes: int = 0) -> None:
+        """Type ``minutes * 60 + seconds`` (as HHMMSS digits) on the keypad and press Start; opens the keypad
+        with "Add timer" when timers exist already."""
+        seconds = int(minutes) * 60 + int(seconds)
+        if seconds <= 0:
+            raise ValueError("a timer needs a positive length")
         if not self.driver.exists(resourceId=self.rid("timer_setup_time")):
             self.driver.tap(description="Add timer")
         hours, rest = divmod(seconds, 3600)

@@ -25,3 +25,10 @@ class SettingsProfile(AppProfile):
             self.driver.swipe(540, 1800, 540, 900, 300)
         self.driver.tap(text="Date & time")
         self.driver.element(text="Use network-provided time")
+
+    @operation
+    def open_from_launcher(self) -> None:
+        """On the home screen, tap the Settings icon, then open "Date & time" from the main list."""
+        self.driver.tap(resourceId="com.google.android.apps.nexuslauncher:id/icon", text="Settings")
+        self.driver.wait_until(lambda: self.driver.exists(resourceId=self.rid("search_src_text")), "the Settings list")
+        self.open_date_time()

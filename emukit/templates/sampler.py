@@ -1,8 +1,15 @@
-"""Seeded parameter sampling and ``{name}`` substitution into template steps."""
+"""Seeded parameter sampling and ``{name}`` substitution into template steps.
+
+A ``derived`` value that starts with ``=`` is integer arithmetic evaluated after substitution
+(``"={d} * 60 - {e}"``): ``+ - * // %``, parentheses, ``min(...)`` and ``max(...)`` on integers; any
+other derived string is plain substitution, as before.
+"""
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import operator
 import random
 import re
 from typing import Any
@@ -10,7 +17,11 @@ from typing import Any
 from emukit.errors import ConfigError
 from emukit.templates.schema import Template
 
-_FIELD = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)(?:\[(\d+)\])?\}")
+_NAME = r"[a-zA-Z_][a-zA-Z0-9_]*"
+# {name}, {name[3]}, and an index taken from another parameter: {name[other]} / {name[other[2]]}; an index
+# that is a list of ints picks those elements in that order (``{songs[order]}`` -> a list).
+_FIELD = re.compile(rf"\{{({_NAME})(?:\[(\d+|{_NAME}(?:\[\d+\])?)\])?\}}")
+_INNER = re.compile(rf"({_NAME})(?:\[(\d+)\])?")
 
 
 def rng_for(template: str, seed: int, slot: int, attempt: int) -> random.Random:
@@ -32,8 +43,40 @@ def sample_params(template: Template, rng: random.Random) -> dict[str, Any]:
         elif spec.permutation is not None:
             values[name] = rng.sample(spec.permutation, len(spec.permutation))
     for name, expr in template.derived.items():
-        values[name] = substitute(expr, values, f"{template.source_path}: derived.{name}")
+        where = f"{template.source_path}: derived.{name}"
+        value = substitute(expr, values, where)
+        if isinstance(expr, str) and expr.lstrip().startswith("="):
+            value = evaluate_int(str(value).lstrip()[1:], where)
+        values[name] = value
     return values
+
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+           ast.Mod: operator.mod}
+_CALLS = {"min": min, "max": max}
+
+
+def evaluate_int(text: str, where: str = "template") -> int:
+    """Integer arithmetic of a substituted ``=`` derived value (no names, no floats, no other calls)."""
+
+    def ev(node: ast.AST) -> int:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return -ev(node.operand) if isinstance(node.op, ast.USub) else ev(node.operand)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            return _BINARY[type(node.op)](ev(node.left), ev(node.right))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CALLS
+                and node.args and not node.keywords):
+            return _CALLS[node.func.id](ev(a) for a in node.args)
+        raise ConfigError(f"{where}: {text.strip()!r} is not integer arithmetic (+ - * // % min max)")
+
+    try:
+        return ev(ast.parse(text.strip(), mode="eval"))
+    except (SyntaxError, ZeroDivisionError) as exc:
+        raise ConfigError(f"{where}: cannot evaluate {text.strip()!r}: {exc}") from None
 
 
 def _lookup(values: dict[str, Any], name: str, index: str | None, where: str) -> Any:
@@ -41,9 +84,18 @@ def _lookup(values: dict[str, Any], name: str, index: str | None, where: str) ->
         raise ConfigError(f"{where}: unknown parameter {{{name}}}")
     value = values[name]
     if index is not None:
+        if index.isdigit():
+            at: Any = int(index)
+        else:
+            inner = _INNER.fullmatch(index)
+            assert inner is not None
+            at = _lookup(values, inner.group(1), inner.group(2), where)
         try:
-            value = value[int(index)]
-        except (IndexError, TypeError, KeyError):
+            if isinstance(at, list):
+                value = [value[int(i)] for i in at]
+            else:
+                value = value[int(at)]
+        except (IndexError, TypeError, KeyError, ValueError):
             raise ConfigError(f"{where}: {{{name}[{index}]}} is out of range for {value!r}") from None
     return value
 
