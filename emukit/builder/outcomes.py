@@ -35,14 +35,24 @@ def read_outcome(driver: Driver, family: str, spec: dict[str, Any], xml: str,
         editor = next((e for e in elements if e.resource_id == MARKOR_EDITOR), None)
         return {"pasted_text": editor.text if editor else None}, {"editor_found": editor is not None}
     if kind == "list":
-        titles = [e.text for e in elements if e.resource_id == f"{MUSIC}:id/title"
-                  and e.bounds[1] > 300]  # list rows, below the app bar
+        titles = _list_titles(elements)
         state = probe(driver, "ordered", **probe_params)
         return ({"collection_type": state.canonical["collection_type"], "ordered_items": titles},
                 {"database_order": state.canonical["ordered_items"]})
     if kind == "shade":
         return _shade(elements)
     raise ValueError(f"unknown outcome kind {kind!r}")
+
+
+def _list_titles(elements: list[Element]) -> list[str]:
+    """Titles of the rows the opened list shows completely, top to bottom: inside the list's bounds
+    (``recycler_view``; the first row of a queue or playlist starts right under the app bar), so a row cut
+    off at the bottom is not read as shown. Without a list: every row title below the app bar."""
+    box = next((e.bounds for e in elements if e.resource_id == f"{MUSIC}:id/recycler_view"), None)
+    rows = sorted((e for e in elements if e.resource_id == f"{MUSIC}:id/title"), key=lambda e: e.bounds[1])
+    if box is None:
+        return [e.text for e in rows if e.bounds[1] > 300]
+    return [e.text for e in rows if box[1] <= e.bounds[1] and e.bounds[3] <= box[3]]
 
 
 def _files(elements: list[Element], spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

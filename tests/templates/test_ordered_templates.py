@@ -4,6 +4,8 @@ no device (the templates are run on a device by ``tools/try_template.py``)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from emukit.errors import ConfigError
@@ -84,12 +86,13 @@ def test_queue_mixed_insertion_programs():
 
 def test_reset_boundary_programs():
     t, samples = _program("reset_boundary")
-    sizes = set()
+    sizes, restored = set(), set()
     for params in samples:
         a, b = _expected(t, params, "A"), _expected(t, params, "B")
-        assert sorted(a) == sorted(params["before"])
+        assert sorted(a) == sorted(b) == sorted(params["before"])
+        restored.add("A" if a == params["before"] else "B" if b == params["before"] else "neither")
         sizes.add(len(a))
-    assert sizes == {4, 5}
+    assert sizes == {4, 5} and restored == {"A", "B", "neither"}
 
 
 def test_multi_playlist_interleaved_programs():
@@ -102,7 +105,7 @@ def test_multi_playlist_interleaved_programs():
             titles, lists = params[f"songs{branch}"], params[f"lists{branch}"]
             assert len(titles) == len(lists) == len(set(titles))
             assert [s for s, p in zip(titles, lists) if p == target] == _expected(t, params, branch)
-            switches = sum(1 for x, y in zip(lists, lists[1:]) if x != y)
+            switches = sum(1 for x, y in itertools.pairwise(lists) if x != y)
             assert switches >= 2 and distractor in lists
         sizes.add(len(_expected(t, params, "A")))
     assert sizes == {3, 4}

@@ -1,0 +1,93 @@
+"""The music profile's Ordered Collection operations on the virtual Retro Music: adb-side seeding of a
+playlist and of the playing queue (setup only), scrolling to rows in both directions, several additions,
+interleaved additions, removing every row, several handle drags, and the list outcome reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from emukit.apps.registry import profile_for
+from emukit.builder.outcomes import read_outcome
+from emukit.device.driver import Driver
+from emukit.errors import ConfigError
+from emukit.media import make_mp3
+from emukit.probes import probe
+
+TITLES = [f"{w} Song" for w in ("Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel",
+                                 "India", "Juliet", "Kilo", "Lima", "Mike", "November")]
+
+
+@pytest.fixture(scope="module")
+def music(vdevice, adb_server):
+    d = Driver(vdevice.serial, adb_server.port, default_timeout=5)
+    d.shell("pm clear code.name.monkey.retromusic; rm -rf /sdcard/Music/*", check=True)
+    sync = d.adbutils().sync
+    for t in TITLES:
+        sync.push(make_mp3(t, "Band"), f"/sdcard/Music/{t.lower().replace(' ', '_')}.mp3")
+    m = profile_for(d, "music")
+    m.launch(fresh=True)
+    yield m
+    d.close()
+
+
+def order(m, playlist=None):
+    return probe(m.driver, "ordered", **({"playlist": playlist} if playlist else {})).canonical["ordered_items"]
+
+
+def test_seeded_playlist_then_remove_all_and_rebuild(music):
+    music.seed_playlist("Mix", ["Kilo Song", "Alpha Song", "November Song"])
+    music.seed_playlist("Other")
+    music.launch(fresh=True)
+    assert order(music, "Mix") == ["Kilo Song", "Alpha Song", "November Song"]
+    music.open_playlist("Mix")
+    assert music.visible_titles() == ["Kilo Song", "Alpha Song", "November Song"]
+    music.remove_all_from_playlist()
+    assert order(music, "Mix") == []
+    music.back()
+    music.tab("Songs")
+    # the Songs tab is sorted by title: the profile scrolls down for November, up again for Alpha
+    actions = music.add_all_to_playlist(["November Song", "Alpha Song", "Mike Song"], "Mix")
+    assert [a.type for a in actions].count("swipe") >= 2
+    assert order(music, "Mix") == ["November Song", "Alpha Song", "Mike Song"]
+    music.add_to_playlists(["Bravo Song", "Lima Song", "Charlie Song"], ["Other", "Mix", "Other"])
+    assert order(music, "Mix") == ["November Song", "Alpha Song", "Mike Song", "Lima Song"]
+    assert order(music, "Other") == ["Bravo Song", "Charlie Song"]
+    music.tab("Playlists")
+    music.driver.tap(resourceId=music.rid("title"), text="Mix")
+    outcome, evidence = read_outcome(music.driver, "ordered", {"kind": "list", "playlist": "Mix"},
+                                     music.driver.hierarchy(), {"playlist": "Mix"})
+    assert outcome["ordered_items"] == evidence["database_order"] == order(music, "Mix")
+    music.back()
+
+
+def test_seeded_queue_and_drags(music):
+    songs = ["Golf Song", "Echo Song", "India Song", "Bravo Song", "Juliet Song", "Delta Song"]
+    music.seed_queue(songs, position=0)
+    music.launch(fresh=True)
+    assert order(music) == songs
+    music.open_now_playing()
+    assert music.driver.exists(text="Up next: Echo Song")
+    music.open_queue()
+    music.moves([[2, 0], [5, 3], [1, 5]])  # head, middle, tail
+    expected = ["India Song", "Echo Song", "Delta Song", "Bravo Song", "Juliet Song", "Golf Song"]
+    assert order(music) == expected
+    outcome, _ = read_outcome(music.driver, "ordered", {"kind": "list"}, music.driver.hierarchy(), {})
+    assert outcome["ordered_items"] == expected  # the first row, right under the app bar, is read too
+    music.back()
+    music.back()
+
+
+def test_seeding_is_refused_in_recorded_steps(music):
+    class Recorder:
+        def before(self, driver, action):
+            pass
+
+        def after(self, driver, action):
+            pass
+
+    music.driver.recorder = Recorder()
+    try:
+        with pytest.raises(ConfigError):
+            music.seed_playlist("Nope", ["Alpha Song"])
+    finally:
+        music.driver.recorder = None
