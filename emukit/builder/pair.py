@@ -5,6 +5,7 @@ outcome, and check the five acceptance criteria of seed 002 Appendix C.1.2."""
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -200,10 +201,23 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
         warp=warp_record or (runner.warps[-1] if runner.warps else None), timings_ms=timings)
 
 
+_REQUEST_MEMO: dict[str, dict[str, str]] = {}
+
+
 def request_hashes(png: bytes, action: Action, family: str) -> dict[str, str]:
-    """SHA-256 of the canonical observation-only request per world-model format."""
-    return {name: request_hash(get_format(name).build_request(png, action, family=family))
-            for name in REQUEST_FORMATS}
+    """SHA-256 of the canonical observation-only request per world-model format.
+
+    Building a request is a pure function of (screenshot bytes, model-visible action, family), so results
+    are memoised by a digest of exactly those inputs: branch B, whose boundary equals A's, costs nothing."""
+    key = hashlib.sha256(png + b"\0" + json.dumps([action.canonical(), family], sort_keys=True).encode()).hexdigest()
+    cached = _REQUEST_MEMO.get(key)
+    if cached is None:
+        cached = {name: request_hash(get_format(name).build_request(png, action, family=family))
+                  for name in REQUEST_FORMATS}
+        if len(_REQUEST_MEMO) > 4096:
+            _REQUEST_MEMO.clear()
+        _REQUEST_MEMO[key] = cached
+    return dict(cached)
 
 
 def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]:

@@ -28,7 +28,7 @@ from PIL import Image
 from emukit.errors import ConfigError
 
 #: Fixed PNG encoder settings (zlib level 6, no optimisation pass, no metadata chunks).
-PNG_SAVE_OPTIONS: dict[str, Any] = {"format": "PNG", "optimize": False, "compress_level": 6}
+PNG_SAVE_OPTIONS: dict[str, Any] = {"format": "PNG", "optimize": False, "compress_level": 1}
 
 
 def _normalize(obj: Any, path: str) -> Any:

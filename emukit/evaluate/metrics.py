@@ -1,0 +1,192 @@
+"""Metrics of an evaluation (seed 002 Section 4.1, Appendices C.4, E.4.1, F.5).
+
+* **BranchExact** — fraction of branches whose rendered prediction realizes the expected family outcome
+  (``BC = 1[Y_hat = Y]``, semantic outcome and surface validity together, as the official scorer).
+* **PairCorrect** — fraction of pairs whose two branches are both correct (``BC_A * BC_B``).
+* **SemCorrect / SurfaceValid** — the E.4.1 decomposition: semantic outcome alone, and the non-outcome
+  surface gates alone; ``correct = sem_correct and surface_valid`` holds for every branch.
+* **State-recovery Exact** — predictive condition: the estimated canonical state equals the ground truth.
+* **Fidelity** — DINOv2 and SigLIP cosine similarity between the rendered prediction and the recorded next
+  screenshot (:class:`FidelityScorer`, local checkpoints only).
+
+Every metric is a fraction in [0, 1] per family plus ``macro`` (mean over the families present). Scoring is
+sample preserving: failed requests, empty or malformed outputs and render failures stay in the denominators
+as incorrect; only pairs refused under the observation condition (A/B requests differ, so the pair is not a
+strict pair for this model) are left out, and counted.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from emukit.errors import ConfigError
+
+FAMILY_ORDER = ("persistent", "clipboard", "ordered", "temporal")
+
+
+@dataclass
+class BranchScore:
+    """The score of one branch (one prediction)."""
+
+    pair_id: str
+    family: str
+    branch: str
+    correct: bool = False
+    sem_correct: bool = False
+    surface_valid: bool = False
+    status: str = "ok"  # ok | request_failed | empty | malformed | render_failed | render_fallback | image_only | ...
+    parsed: Any = None
+    expected: Any = None
+    state_exact: bool | None = None
+    fidelity: dict[str, float] = field(default_factory=dict)
+
+
+def _frac(num: int, den: int) -> float | None:
+    return num / den if den else None
+
+
+def _per_family(values: Mapping[str, list[bool]]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for fam in sorted(values, key=lambda f: (FAMILY_ORDER.index(f) if f in FAMILY_ORDER else 99, f)):
+        out[fam] = _frac(sum(values[fam]), len(values[fam]))
+    present = [v for v in out.values() if v is not None]
+    out["macro"] = sum(present) / len(present) if present else None
+    return out
+
+
+def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
+    """All metrics from branch scores (``refused``: ``(pair_id, family)`` of refused pairs, excluded).
+
+    Returns ``{"branch_exact": {fam: f, "macro": f}, "pair_correct": {...}, "sem_correct": {...},
+    "surface_valid": {...}, "sem_pair_correct": {...}, "state_exact": {...} (when estimated),
+    "fidelity": {"dinov2": {...}, "siglip": {...}} (when computed), "counts": {...}}``.
+    """
+    refused = list(refused)
+    refused_ids = {pid for pid, _ in refused}
+    by_pair: dict[str, dict[str, BranchScore]] = defaultdict(dict)
+    fam_of: dict[str, str] = {}
+    for s in scores:
+        if s.pair_id in refused_ids:
+            continue
+        by_pair[s.pair_id][s.branch] = s
+        fam_of[s.pair_id] = s.family
+    branch, sem, surf, state = (defaultdict(list) for _ in range(4))
+    pair, sem_pair = defaultdict(list), defaultdict(list)
+    fidelity: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    statuses: Counter[str] = Counter()
+    for pid, branches in by_pair.items():
+        fam = fam_of[pid]
+        for s in branches.values():
+            branch[fam].append(s.correct)
+            sem[fam].append(s.sem_correct)
+            surf[fam].append(s.surface_valid)
+            statuses[s.status] += 1
+            if s.state_exact is not None:
+                state[fam].append(s.state_exact)
+            for name, value in s.fidelity.items():
+                if value is not None and math.isfinite(value):
+                    fidelity[name][fam].append(value)
+        both = [branches.get("A"), branches.get("B")]
+        pair[fam].append(all(b is not None and b.correct for b in both))
+        sem_pair[fam].append(all(b is not None and b.sem_correct for b in both))
+    metrics: dict[str, Any] = {
+        "branch_exact": _per_family(branch),
+        "pair_correct": _per_family(pair),
+        "sem_correct": _per_family(sem),
+        "surface_valid": _per_family(surf),
+        "sem_pair_correct": _per_family(sem_pair),
+    }
+    if state:
+        metrics["state_exact"] = _per_family(state)
+    if fidelity:
+        metrics["fidelity"] = {}
+        for name, fams in fidelity.items():
+            means = {f: sum(v) / len(v) for f, v in fams.items()}
+            means["macro"] = sum(means.values()) / len(means) if means else None  # type: ignore[assignment]
+            metrics["fidelity"][name] = means
+    refused_by_family = Counter(f for _, f in refused)
+    metrics["counts"] = {
+        "pairs": len(by_pair), "branches": sum(len(b) for b in by_pair.values()),
+        "pairs_by_family": dict(Counter(fam_of.values())),
+        "refused_pairs": len(refused), "refused_by_family": dict(refused_by_family),
+        "status": dict(statuses),
+        "failed_predictions": sum(n for st, n in statuses.items() if st not in ("ok", "render_fallback")),
+    }
+    return metrics
+
+
+# -- next-observation fidelity ----------------------------------------------------------------------------
+
+class _Encoder:
+    """One local image encoder: processor + model, L2-normalised image embeddings."""
+
+    def __init__(self, kind: str, path: Path | str) -> None:
+        try:
+            import torch
+            from transformers import AutoImageProcessor, AutoModel
+        except ImportError as exc:
+            raise ConfigError(f"fidelity needs torch and transformers: pip install 'emukit[ml]' ({exc})") from None
+        p = Path(path)
+        if not p.is_dir():
+            raise ConfigError(f"--fidelity-{kind}: {path} is not a local checkpoint folder")
+        self.kind = kind
+        self.torch = torch
+        try:
+            self.processor = AutoImageProcessor.from_pretrained(p, local_files_only=True, backend="pil")
+        except TypeError:  # older transformers: no backend choice
+            self.processor = AutoImageProcessor.from_pretrained(p, local_files_only=True)
+        self.model = AutoModel.from_pretrained(p, local_files_only=True).eval()
+
+    def embed(self, png: bytes) -> Any:
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(png)).convert("RGB")
+        inputs = self.processor(images=[image], return_tensors="pt")
+        with self.torch.inference_mode():
+            if self.kind == "siglip" and hasattr(self.model, "get_image_features"):
+                feats = self.model.get_image_features(pixel_values=inputs["pixel_values"])
+                if not isinstance(feats, self.torch.Tensor):  # newer transformers return a model output
+                    feats = feats.pooler_output
+            else:
+                out = self.model(pixel_values=inputs["pixel_values"])
+                if self.kind == "dinov2":
+                    feats = out.last_hidden_state[:, 0]  # final-layer CLS (layer-normed by Dinov2Model)
+                else:
+                    feats = out.pooler_output if getattr(out, "pooler_output", None) is not None \
+                        else out.last_hidden_state[:, 0]
+        vec = feats[0].float()
+        return vec / vec.norm().clamp_min(1e-12)
+
+
+class FidelityScorer:
+    """DINOv2 / SigLIP cosine similarity from local checkpoint folders (seed 002 F.5).
+
+    DINOv2: the final-layer CLS token (``last_hidden_state[:, 0]``) after the checkpoint's image processor
+    (shortest edge 256, centre crop 224 for facebook/dinov2-*); SigLIP: the model's projected image
+    representation (``get_image_features`` for a full SigLIP checkpoint, ``pooler_output`` for a vision-only
+    one) after its processor (384x384 for siglip-so400m-patch14-384). Both L2-normalised; the score is their
+    dot product.
+    """
+
+    def __init__(self, *, dinov2: Path | str | None = None, siglip: Path | str | None = None) -> None:
+        self.encoders = {}
+        if dinov2:
+            self.encoders["dinov2"] = _Encoder("dinov2", dinov2)
+        if siglip:
+            self.encoders["siglip"] = _Encoder("siglip", siglip)
+
+    def __bool__(self) -> bool:
+        return bool(self.encoders)
+
+    def score(self, predicted_png: bytes, target_png: bytes) -> dict[str, float]:
+        """``{"dinov2": cos, "siglip": cos}`` for the encoders configured."""
+        out = {}
+        for name, enc in self.encoders.items():
+            out[name] = float((enc.embed(predicted_png) * enc.embed(target_png)).sum())
+        return out

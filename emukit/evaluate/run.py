@@ -1,0 +1,431 @@
+"""The evaluation loop: pairs in, scored branches and pairs out (seed 002 Section 4.1, Appendices C.4, C.5).
+
+For every pair and branch:
+
+1. build the world model's request with :mod:`emukit.wm` for the format and condition — observation
+   (boundary screenshot + shared action), raw history (+ the branch's earlier steps), oracle state (+ the
+   state block of the ground-truth state), predictive state (+ the state block of the estimator's state,
+   which reads only the branch's model-visible history);
+2. under the observation condition, compare the A/B request hashes; a pair whose requests differ is refused
+   (recorded as ``refused: requests differ``, counted, not scored);
+3. get the prediction (model adapter with bounded concurrency, or a predictions file);
+4. render it offline (:class:`emukit.evaluate.render.Renderer`, the format's viewport and scale);
+5. read the family outcome with the family parser and score it against the branch's validated outcome
+   (the sibling branch's outcome is passed too: Clipboard rejects the sibling payload, Ordered the sibling
+   order);
+6. optionally score next-observation fidelity against the recorded next screenshot.
+
+Sample preserving: a failed request, empty or malformed output, or failed render is kept, scored incorrect
+and counted by status. Nothing is retried here beyond the adapter's own retries.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from emukit.device.actions import Action
+from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
+from emukit.evaluate.estimator import StateEstimator
+from emukit.evaluate.metrics import BranchScore, FidelityScorer, compute_metrics
+from emukit.evaluate.pairs import EvalBranch, EvalPair, entity_context, interface_context, template_state_args
+from emukit.evaluate.predictions import PredictionsFile
+from emukit.wm import get_format, render_state, request_hash, resolve_consequence
+from emukit.wm.formats.base import WorldModelFormat
+
+CONDITIONS = ("observation", "raw-history", "oracle-state", "predictive-state")
+REFUSED = "refused: requests differ"
+
+
+@dataclass
+class BranchRun:
+    """Everything recorded about one branch."""
+
+    pair_id: str
+    family: str
+    branch: str
+    request_hash: str | None = None
+    request_error: str | None = None
+    prediction: Prediction | None = None
+    render: Any = None  # RenderResult
+    score: BranchScore | None = None
+    estimated_state: dict[str, Any] | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        """The JSON record of results.json (no images, no HTML bodies)."""
+        s = self.score
+        pred = self.prediction
+        rend = self.render
+        out: dict[str, Any] = {
+            "pair_id": self.pair_id, "family": self.family, "branch": self.branch,
+            "request_hash": self.request_hash, "status": s.status if s else "not_scored",
+            "correct": bool(s and s.correct), "sem_correct": bool(s and s.sem_correct),
+            "surface_valid": bool(s and s.surface_valid),
+            "expected": s.expected if s else None, "parsed": _jsonable(s.parsed) if s else None,
+            "error": self.request_error or (pred.error if pred else None),
+            "cached": bool(pred and pred.cached),
+        }
+        if pred is not None:
+            out["prediction_meta"] = _jsonable(pred.meta)
+        if rend is not None:
+            out["render"] = {"status": getattr(rend, "status", None), "error": getattr(rend, "error", None),
+                             "fallback_used": bool(getattr(rend, "fallback_used", False)),
+                             "timed_out": bool(getattr(rend, "timed_out", False)),
+                             "diagnostics": _jsonable(getattr(rend, "diagnostics", {}))}
+        if self.estimated_state is not None:
+            out["estimated_state"] = self.estimated_state
+            out["state_exact"] = s.state_exact if s else None
+        if s and s.fidelity:
+            out["fidelity"] = s.fidelity
+        out["seconds"] = {k: round(v, 4) for k, v in self.seconds.items()}
+        return out
+
+
+@dataclass
+class PairRun:
+    """One pair: its branches, and whether it was refused."""
+
+    pair: EvalPair
+    branches: dict[str, BranchRun]
+    refused: bool = False
+    hashes_match_stored: bool | None = None
+
+    def record(self) -> dict[str, Any]:
+        a, b = self.branches["A"].score, self.branches["B"].score
+        return {"pair_id": self.pair.pair_id, "family": self.pair.family, "template": self.pair.template,
+                "refused": self.refused, "status": REFUSED if self.refused else "scored",
+                "pair_correct": (not self.refused) and bool(a and b and a.correct and b.correct),
+                "sem_pair_correct": (not self.refused) and bool(a and b and a.sem_correct and b.sem_correct),
+                "request_hashes": {n: r.request_hash for n, r in self.branches.items()},
+                "hashes_match_stored": self.hashes_match_stored}
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "to_dict"):
+        return _jsonable(value.to_dict())
+    if hasattr(value, "__dataclass_fields__"):
+        from dataclasses import asdict
+
+        return _jsonable(asdict(value))
+    if isinstance(value, bytes):
+        return f"<{len(value)} bytes>"
+    return str(value)
+
+
+# -- requests ---------------------------------------------------------------------------------------------------
+
+def estimator_task(pair: EvalPair) -> dict[str, Any]:
+    """Prediction-time task context for the estimator (never branch state or outcomes)."""
+    if pair.family == "persistent":
+        return dict(interface_context(pair) or {})
+    task: dict[str, Any] = {k: v for k, v in pair.params.items() if k in ("playlist", "collection_type")}
+    if pair.family == "ordered":
+        playlist = template_state_args(pair).get("playlist")
+        if "playlist" not in task and playlist:
+            task["playlist"] = playlist
+        kinds = {b.outcome.get("collection_type") for b in pair.branches.values()}
+        if len(kinds) == 1 and None not in kinds:  # pair-shared: which collection the probe opens
+            task.setdefault("collection_type", kinds.pop())
+    return task
+
+
+def build_branch_request(fmt: WorldModelFormat, pair: EvalPair, branch: EvalBranch, condition: str, *,
+                         estimator: StateEstimator | None = None) -> tuple[dict[str, Any], PredictionContext,
+                                                                            dict[str, Any] | None]:
+    """``(request body, prediction context, estimated state or None)`` for one branch under ``condition``."""
+    size = pair.size()
+    action: Action = pair.shared_action
+    png = branch.boundary.png()
+    kwargs: dict[str, Any] = {"screen_size": size, "family": pair.family, "entity_context": entity_context(pair)}
+    state: dict[str, Any] | None = None
+    estimated: dict[str, Any] | None = None
+    ictx = interface_context(pair)
+    if condition == "raw-history":
+        kwargs["history"] = [(obs.png(), act) for obs, act in branch.history]
+    elif condition == "oracle-state":
+        state = branch.state
+    elif condition == "predictive-state":
+        if estimator is None:
+            raise ValueError("predictive-state needs an estimator")
+        history = [(obs.xml(), act) for obs, act in branch.history]
+        estimated = estimator.estimate(pair.family, history, branch.boundary.xml(), task=estimator_task(pair))
+        state = estimated
+    elif condition != "observation":
+        raise ValueError(f"unknown condition {condition!r}; expected one of {', '.join(CONDITIONS)}")
+    consequence = None
+    if state is not None:
+        kwargs["condition_text"] = render_state(pair.family, state, action=action, context=ictx)
+        consequence = resolve_consequence(pair.family, state, action, ictx)
+    body = fmt.build_request(png, action, **kwargs)
+    vp = fmt.viewport
+    ctx = PredictionContext(family=pair.family, condition=condition, format=fmt.name,
+                            viewport=(vp.width, vp.height, vp.device_scale_factor), action=action,
+                            screen_size=size, observation_png=png, observation_xml=branch.boundary.xml(),
+                            state=state, interface_context=ictx, consequence=consequence)
+    return body, ctx, estimated
+
+
+# -- scoring ----------------------------------------------------------------------------------------------------
+
+def expected_context(pair: EvalPair, branch: EvalBranch) -> dict[str, Any]:
+    """What the family parser needs to read this branch's prediction (the parsers' own
+    :func:`emukit.evaluate.parsers.expected_context`: probe fields, the sibling's payload / order as the
+    counterfactual the prediction must not show, every known item)."""
+    from emukit.evaluate.parsers import expected_context as parser_context
+
+    sib = pair.sibling(branch.name)
+    return parser_context(pair.family, branch.outcome, sibling_outcome=sib.outcome, state=branch.state,
+                          sibling_state=sib.state)
+
+
+def expected_value(pair: EvalPair, branch: EvalBranch) -> Any:
+    """The branch's semantic target ``Y`` in the parser's terms."""
+    o = branch.outcome
+    if pair.family == "persistent":
+        return o.get("result")
+    if pair.family == "clipboard":
+        return o.get("pasted_text")
+    if pair.family == "ordered":
+        return list(o.get("ordered_items") or [])
+    return o.get("status")
+
+
+ParseFn = Callable[[str, Any, Mapping[str, Any]], Any]
+JudgeFn = Callable[[str, Any, Mapping[str, Any]], Any]
+
+
+def default_scorer() -> tuple[ParseFn, JudgeFn]:
+    """The family parsers: ``parse(family, evidence, context)`` and ``judge(family, parsed, outcome)``."""
+    from emukit.evaluate.parsers import judge, parse
+
+    return parse, judge
+
+
+# -- the loop ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class EvalResult:
+    """A finished evaluation: per-pair runs and the metrics."""
+
+    pairs: list[PairRun]
+    metrics: dict[str, Any]
+    config: dict[str, Any]
+    seconds: float
+
+    def branch_records(self) -> list[dict[str, Any]]:
+        return [b.record() for p in self.pairs for b in p.branches.values()]
+
+    def pair_records(self) -> list[dict[str, Any]]:
+        return [p.record() for p in self.pairs]
+
+
+def _chunks(items: Iterable[EvalPair], size: int) -> Iterator[list[EvalPair]]:
+    chunk: list[EvalPair] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
+             adapter: ModelAdapter | None = None, predictions: PredictionsFile | None = None,
+             renderer: Any = None, estimator: StateEstimator | None = None,
+             fidelity: FidelityScorer | None = None, parse: ParseFn | None = None, judge: JudgeFn | None = None,
+             render_timeout_s: float | None = None, chunk_size: int = 16,
+             on_pair: Callable[[PairRun], None] | None = None, keep_pngs: bool = True) -> EvalResult:
+    """Evaluate ``pairs`` with ``adapter`` (or ``predictions``) under ``format_name`` / ``condition``.
+
+    ``renderer``: an object with ``render_many(jobs)`` (default: a new :class:`Renderer`, closed at the end);
+    ``parse`` / ``judge``: the family scorer (default: :mod:`emukit.evaluate.parsers`); ``on_pair``:
+    called after each pair is scored (progress, incremental output). ``keep_pngs=False`` drops rendered
+    PNGs after scoring (memory on large runs; the report then has no prediction images).
+    """
+    if condition not in CONDITIONS:
+        raise ValueError(f"unknown condition {condition!r}; expected one of {', '.join(CONDITIONS)}")
+    if (adapter is None) == (predictions is None):
+        raise ValueError("give exactly one of adapter= or predictions=")
+    if condition == "predictive-state" and estimator is None:
+        from emukit.evaluate.estimator import BaselineEstimator
+
+        estimator = BaselineEstimator()
+    fmt = get_format(format_name)
+    if parse is None or judge is None:
+        default_parse, default_judge = default_scorer()
+        parse, judge = parse or default_parse, judge or default_judge
+    own_renderer = renderer is None
+    if own_renderer:
+        from emukit.evaluate.render import Renderer
+
+        renderer = Renderer()
+        renderer.start()
+    started = time.perf_counter()
+    runs: list[PairRun] = []
+    try:
+        for chunk in _chunks(pairs, chunk_size):
+            for run in _evaluate_chunk(chunk, fmt, condition, adapter, predictions, renderer, estimator,
+                                       fidelity, (parse, judge), render_timeout_s, keep_pngs):
+                runs.append(run)
+                if on_pair is not None:
+                    on_pair(run)
+    finally:
+        if own_renderer:
+            renderer.close()
+    scores = [b.score for r in runs for b in r.branches.values() if b.score is not None and not r.refused]
+    refused = [(r.pair.pair_id, r.pair.family) for r in runs if r.refused]
+    metrics = compute_metrics(scores, refused=refused)
+    config = {"format": format_name, "condition": condition,
+              "model": adapter.name if adapter is not None else f"predictions:{predictions.path.name}",
+              "deterministic_model": bool(adapter.deterministic) if adapter is not None else None,
+              "estimator": estimator.name if estimator is not None and condition == "predictive-state" else None,
+              "fidelity": sorted(fidelity.encoders) if fidelity else []}
+    return EvalResult(runs, metrics, config, time.perf_counter() - started)
+
+
+def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str, adapter: ModelAdapter | None,
+                    predictions: PredictionsFile | None, renderer: Any, estimator: StateEstimator | None,
+                    fidelity: FidelityScorer | None, scorer: tuple[ParseFn, JudgeFn],
+                    render_timeout_s: float | None, keep_pngs: bool) -> list[PairRun]:
+    from emukit.evaluate.render import RenderJob
+
+    runs: list[PairRun] = []
+    todo: list[tuple[BranchRun, dict[str, Any], PredictionContext]] = []
+    for pair in chunk:
+        branch_runs = {name: BranchRun(pair.pair_id, pair.family, name) for name in ("A", "B")}
+        run = PairRun(pair, branch_runs)
+        runs.append(run)
+        built: dict[str, tuple[dict[str, Any], PredictionContext]] = {}
+        for name, br in branch_runs.items():
+            t0 = time.perf_counter()
+            try:
+                body, ctx, est = build_branch_request(fmt, pair, pair.branches[name], condition, estimator=estimator)
+            except Exception as exc:  # noqa: BLE001 - sample preserving: the branch is scored as failed
+                br.request_error = f"request not built: {type(exc).__name__}: {exc}"
+                if condition == "predictive-state" and estimator is not None and br.estimated_state is None:
+                    br.estimated_state = {}
+                continue
+            br.seconds["request"] = time.perf_counter() - t0
+            br.request_hash = request_hash(body)
+            br.estimated_state = est
+            built[name] = (body, ctx)
+        if condition == "observation" and len(built) == 2:
+            run.refused = branch_runs["A"].request_hash != branch_runs["B"].request_hash
+            stored = pair.request_hashes.get(fmt.name)
+            run.hashes_match_stored = None if not stored else stored == branch_runs["A"].request_hash
+        if run.refused:
+            for br in branch_runs.values():
+                br.score = BranchScore(pair.pair_id, pair.family, br.branch, status="refused")
+            continue
+        for name, (body, ctx) in built.items():
+            todo.append((branch_runs[name], body, ctx))
+    # predictions (bounded concurrency inside the adapter)
+    t0 = time.perf_counter()
+    if adapter is not None:
+        preds = adapter.predict_many([(body, ctx) for _, body, ctx in todo])
+    else:
+        preds = [predictions.get(br.pair_id, br.branch, condition) for br, _, _ in todo]  # type: ignore[union-attr]
+    per = (time.perf_counter() - t0) / max(1, len(todo))
+    for (br, _, _), pred in zip(todo, preds, strict=True):
+        br.prediction = pred
+        br.seconds["predict"] = per
+    # renders
+    vp = fmt.viewport
+    jobs, owners = [], []
+    for br, _, _ in todo:
+        if br.prediction is not None and br.prediction.ok and br.prediction.html:
+            jobs.append(RenderJob(br.prediction.html, (vp.width, vp.height), vp.device_scale_factor,
+                                  render_timeout_s))
+            owners.append(br)
+    t0 = time.perf_counter()
+    results = renderer.render_many(jobs) if jobs else []
+    per = (time.perf_counter() - t0) / max(1, len(jobs))
+    for br, res in zip(owners, results, strict=True):
+        br.render = res
+        br.seconds["render"] = per
+    # scores
+    by_id = {r.pair.pair_id: r for r in runs}
+    for br, _, _ in todo:
+        pair = by_id[br.pair_id].pair
+        _score_branch(br, pair, scorer, fidelity)
+        if not keep_pngs and br.render is not None:
+            br.render.png = None
+    for run in runs:  # branches whose request could not be built
+        for br in run.branches.values():
+            if br.score is None:
+                br.score = BranchScore(br.pair_id, br.family, br.branch, status="request_not_built",
+                                       expected=expected_value(run.pair, run.pair.branches[br.branch]))
+                if br.estimated_state is not None:
+                    br.score.state_exact = br.estimated_state == run.pair.branches[br.branch].state
+    return runs
+
+
+def _failure_status(pred: Prediction | None) -> str:
+    if pred is None:
+        return "no_prediction"
+    err = pred.error or ""
+    if err.startswith("request failed") or err.startswith("adapter error") or err.startswith("generation failed"):
+        return "request_failed"
+    if err == "empty output":
+        return "empty"
+    if err.startswith("malformed"):
+        return "malformed"
+    if err == "missing prediction":
+        return "missing"
+    return "failed"
+
+
+def _score_branch(br: BranchRun, pair: EvalPair, scorer: tuple[ParseFn, JudgeFn],
+                  fidelity: FidelityScorer | None) -> None:
+    parse, judge = scorer
+    branch = pair.branches[br.branch]
+    score = BranchScore(pair.pair_id, pair.family, br.branch, expected=expected_value(pair, branch))
+    if br.estimated_state is not None:
+        score.state_exact = br.estimated_state == branch.state
+    br.score = score
+    pred = br.prediction
+    if pred is None or not pred.ok:
+        score.status = _failure_status(pred)
+        return
+    png = None
+    if pred.html is None:  # image-only prediction: no DOM, no OCR -> no semantic evidence
+        score.status = "image_only"
+        png = pred.image
+    else:
+        res = br.render
+        png = getattr(res, "png", None)
+        if res is None:
+            score.status = "render_failed"
+        else:
+            status = getattr(res, "status", "ok")
+            score.status = {"ok": "ok", "fallback": "render_fallback", "timeout": "render_timeout"}.get(status,
+                                                                                                       "render_failed")
+            t0 = time.perf_counter()
+            try:
+                parsed = parse(pair.family, res, expected_context(pair, branch))
+                verdict = judge(pair.family, parsed, branch.outcome)
+                score.parsed = {**_jsonable(parsed), "verdict": verdict.reason}
+                score.sem_correct, score.surface_valid = bool(verdict.sem_correct), bool(verdict.surface_valid)
+                score.correct = bool(verdict.correct)
+            except Exception as exc:  # noqa: BLE001 - a parser crash must not lose the sample
+                score.parsed = {"error": f"parser error: {type(exc).__name__}: {exc}"}
+                score.status = "parse_failed"
+            br.seconds["parse"] = time.perf_counter() - t0
+    if fidelity and png:
+        try:
+            score.fidelity = fidelity.score(png, branch.next_observation.png())
+        except Exception as exc:  # noqa: BLE001
+            score.fidelity = {}
+            br.seconds["fidelity_error"] = 0.0
+            score.parsed = {**(score.parsed if isinstance(score.parsed, dict) else {"parsed": score.parsed}),
+                            "fidelity_error": str(exc)}
