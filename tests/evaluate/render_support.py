@@ -14,6 +14,8 @@ import pwd
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "html"
 GWORLD = ((360, 800), 3.0)
 CODE2WORLD = ((1080, 2400), 1.0)
@@ -22,10 +24,9 @@ if not os.environ.get("EMUKIT_CDN_DIR") and not os.environ.get("XDG_CACHE_HOME")
     os.environ["EMUKIT_CDN_DIR"] = str(Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cache" / "emukit" / "cdn")
 
 
-def needs_chromium(obj):  # noqa: ANN001, ANN201
-    """Marks a test that renders in Chromium. It is never skipped: without Chromium the renderer raises a
-    RenderError that names what is missing, and the test fails."""
-    return obj
+# Marks the tests that render in Chromium. They are never skipped: without Chromium the renderer raises a
+# RenderError naming what is missing, and the test fails.
+needs_chromium = pytest.mark.chromium
 
 
 @lru_cache(maxsize=1)
