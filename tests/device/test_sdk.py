@@ -216,10 +216,42 @@ def test_kvm_status(tmp_path):
     sdk.require_kvm(missing)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can read and write any file")
-def test_kvm_status_without_permission(tmp_path):
-    dev = tmp_path / "kvm"
+def _kvm_status_as_unprivileged(dev):
+    """kvm_status as a user without access: directly when not root; as root, in a forked child that drops
+    to uid/gid 65534 (root can read and write any file, so the check would pass)."""
+    if os.geteuid() != 0:
+        return sdk.kvm_status(dev)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            ok, why = sdk.kvm_status(dev)
+            os.write(write_end, f"{int(ok)}|{why}".encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as fh:
+        data = fh.read()
+    os.waitpid(pid, 0)
+    ok, _, why = data.partition("|")
+    return ok == "1", why
+
+
+def test_kvm_status_without_permission():
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="emukit-kvm-"))  # traversable by the unprivileged child
+    folder.chmod(0o755)
+    dev = folder / "kvm"
     dev.write_text("")
     dev.chmod(0)
-    ok, why = sdk.kvm_status(dev)
+    try:
+        ok, why = _kvm_status_as_unprivileged(dev)
+    finally:
+        shutil.rmtree(folder)
     assert not ok and "group 'kvm'" in why

@@ -95,13 +95,16 @@ class Writer:
         self.conn.close()
         return added
 
-    def killed(self, *, kill: bool = True) -> None:
-        """Kill the writer (unless it kills itself) and check that SIGKILL is what ended it."""
+    def killed(self, *, kill: bool = True, may_finish: bool = False) -> bool:
+        """Kill the writer (unless it kills itself); True when SIGKILL is what ended it. With ``may_finish``
+        a writer that completed its work before the kill (a fast machine, little work left) is accepted."""
         if kill:
             self.proc.kill()
         self.proc.join(60)
-        assert self.proc.exitcode == -signal.SIGKILL
+        was_killed = self.proc.exitcode == -signal.SIGKILL
+        assert was_killed or (may_finish and self.proc.exitcode == 0), self.proc.exitcode
         self.conn.close()
+        return was_killed
 
 
 def _check(data_dir: Path) -> set[int]:
@@ -120,13 +123,15 @@ def _check(data_dir: Path) -> set[int]:
 def test_writers_killed_at_random_moments(tmp_path: Path):
     n, rng = 32, random.Random(20240601)
     done: set[int] = set()
+    kills = 0
     for _ in range(5):
         writer = Writer(tmp_path, n)
         time.sleep(rng.uniform(0.0, 0.3))
-        writer.killed()
+        kills += writer.killed(may_finish=True)
         now = _check(tmp_path)
         assert now >= done  # nothing committed is ever lost
         done = now
+    assert kills >= 1  # at least one writer really died mid-build
     # Resume with two writers racing on the same work keys: together they add exactly the missing ones.
     first, second = Writer(tmp_path, n), Writer(tmp_path, n)
     assert first.finish() + second.finish() == n - len(done)
