@@ -89,19 +89,41 @@ class PairContext:
 
 
 def load_base(driver: Driver, snapshot: str, timeout: float = 60.0) -> None:
-    """Load the base snapshot and wait until the device answers again."""
+    """Load the base snapshot, wait until the device answers again, then re-root and re-pin the clock to
+    the snapshot's time anchor when the load did not restore them (a real emulator's load can roll the guest
+    clock back and restores adbd's user)."""
     with ConsoleClient.for_serial(driver.serial) as console:
         console.snapshot_load(snapshot)
     deadline = time.monotonic() + timeout
     while True:
         try:
             if driver.shell("echo ok").text.strip() == "ok":
-                return
+                break
         except DeviceError:
             pass
         if time.monotonic() > deadline:
             raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading snapshot {snapshot}")
         time.sleep(0.05)
+    _repin(driver, snapshot)
+
+
+def _repin(driver: Driver, snapshot: str) -> None:
+    from emukit.snapshots import load_spec, prepare_device
+
+    anchor = _anchor(snapshot, load_spec)
+    state = driver.shell("id; date +%s").text.split()
+    if "uid=0(" in state[0] and state[-1] == str(int(anchor.timestamp())):
+        return
+    prepare_device(driver, anchor)
+
+
+_ANCHORS: dict[str, Any] = {}
+
+
+def _anchor(snapshot: str, load_spec: Any) -> Any:
+    if snapshot not in _ANCHORS:
+        _ANCHORS[snapshot] = load_spec(snapshot).time_anchor
+    return _ANCHORS[snapshot]
 
 
 def device_usable(driver: Driver, timeout: float = 5.0) -> bool:
