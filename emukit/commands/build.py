@@ -23,7 +23,7 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
     from emukit.builder.run import BuildOptions, build_pairs
     from emukit.templates import load_templates
 
-    console = Console(stderr=True)
+    console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
     try:
         if args.suite:
             from emukit.builder.stress import run_suite
