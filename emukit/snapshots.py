@@ -7,7 +7,6 @@ import datetime as dt
 import hashlib
 import json
 import shlex
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
-from emukit.errors import ConfigError, DeviceError
+from emukit.errors import ConfigError
 from emukit.media import make_mp3
 
 MARKOR_NOTEBOOK = "/storage/emulated/0/Documents/Markor"
@@ -102,25 +101,12 @@ def _fill(size: int, seed: str) -> bytes:
 
 
 def prepare_device(driver: Driver, anchor: dt.datetime) -> None:
-    """Post-boot setup shared by every kind of device: root, animations off, time pinned to ``anchor``."""
-    if "uid=0(" not in driver.shell("id").text:
-        driver.adbutils().root()
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if "uid=0(" in driver.shell("id").text:
-                    break
-            except DeviceError:
-                pass
-            if time.monotonic() > deadline:
-                raise DeviceError(f"{driver.serial}: adb root did not come back within 60 s")
-            time.sleep(0.05)
-    settings = ["global window_animation_scale 0", "global transition_animation_scale 0",
-                "global animator_duration_scale 0", "global auto_time 0", "global auto_time_zone 0",
-                "system time_12_24 24"]
-    driver.shell("; ".join(f"settings put {s}" for s in settings), check=True)
-    utc = anchor.astimezone(dt.UTC)
-    driver.shell(f"date -u {utc:%m%d%H%M%Y.%S}", check=True)
+    """Post-boot setup shared by every kind of device (root, animations off, automatic time off, 24-hour
+    clock, time pinned to ``anchor``): :func:`emukit.device.boot.post_boot_setup`."""
+    from emukit.device.adbserver import AdbServer
+    from emukit.device.boot import PostBootConfig, post_boot_setup
+
+    post_boot_setup(AdbServer(driver.adb_port), driver.serial, PostBootConfig(clock_anchor=anchor))
 
 
 def build_snapshot(driver: Driver, spec: SnapshotSpec) -> dict[str, Any]:
