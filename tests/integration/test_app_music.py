@@ -10,13 +10,12 @@ One device for the module: songs are pushed and the app is opened once, saved as
 from __future__ import annotations
 
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from emukit.device.adbserver import adb_binary
 from emukit.media import make_mp3
+from tests.integration.helpers import emu
 
 PKG = "code.name.monkey.retromusic"
 MAIN = f"{PKG}/.activities.MainActivity"
@@ -25,9 +24,6 @@ SONGS = ("Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord", "Grove", "Heath", "I
 BASE = "music_base"
 
 
-def emu(server, serial: str, *args: str) -> str:
-    return subprocess.run([adb_binary(), "-P", str(server.port), "-s", serial, "emu", *args], env=server.env,
-                          capture_output=True, text=True, timeout=60, check=False).stdout
 
 
 @pytest.fixture(scope="module")
