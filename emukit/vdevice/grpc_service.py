@@ -33,7 +33,12 @@ import grpc
 from google.protobuf.empty_pb2 import Empty
 
 from emukit import __version__
-from emukit.device.emulator_grpc import DISCOVERY_GLOB, discovery_dir, pid_alive, read_discovery_file
+from emukit.device.emulator_grpc import (
+    DISCOVERY_GLOB,
+    discovery_dir,
+    pid_alive,
+    read_discovery_file,
+)
 from emukit.proto import emulator_controller_pb2 as pb2
 from emukit.proto import emulator_controller_pb2_grpc as pb2_grpc
 

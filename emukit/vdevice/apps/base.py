@@ -8,8 +8,9 @@ what makes snapshots complete and probes able to read the same places as on a re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import abc
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from emukit.vdevice.state import Activity
@@ -34,7 +35,7 @@ class Notification:
     ongoing: bool = False
 
 
-class App:
+class App(abc.ABC):
     """Base class of a virtual app. Subclasses set the class attributes and implement :meth:`build`."""
 
     package: str = ""
@@ -77,9 +78,9 @@ class App:
         return []
 
     # --------------------------------------------------------------- screens
+    @abc.abstractmethod
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
         """The activity's content view tree inside ``frame`` (the area between the system bars)."""
-        raise NotImplementedError(f"{type(self).__name__} must implement build()")
 
     # --------------------------------------------------------------- gallery
     def gallery_scenes(self, device: VirtualDevice) -> Iterator[str]:

@@ -7,7 +7,6 @@ Icons are one clickable ``TextView`` each (text and content-desc = app label, re
 from __future__ import annotations
 
 from collections.abc import Iterator
-
 from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.base import App

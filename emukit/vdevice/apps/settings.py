@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 from emukit.vdevice.apps.base import App
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import widgets as w
-from emukit.vdevice.ui.clockfmt import MONTHS, device_tz, format_date_long, format_time, local_now, tz_label
+from emukit.vdevice.ui.clockfmt import (
+    MONTHS,
+    device_tz,
+    format_date_long,
+    format_time,
+    local_now,
+    tz_label,
+)
 from emukit.vdevice.ui.view import Bounds, Color, View
 
 if TYPE_CHECKING:

@@ -15,10 +15,29 @@ from typing import TYPE_CHECKING
 from emukit.vdevice.shell.commands import COMMANDS, CommandSpec, Ctx, UsageError
 from emukit.vdevice.shell.commands.procs import SHELL_PID
 from emukit.vdevice.shell.expand import ExpansionError, expand_str, expand_words
-from emukit.vdevice.shell.nodes import AndOr, For, Group, If, Node, Pipeline, Redir, Seq, Simple, While
+from emukit.vdevice.shell.nodes import (
+    AndOr,
+    For,
+    Group,
+    If,
+    Node,
+    Pipeline,
+    Redir,
+    Seq,
+    Simple,
+    While,
+)
 from emukit.vdevice.shell.parser import ShellSyntaxError, parse
 from emukit.vdevice.shell.redirect import RedirError, open_redirs
-from emukit.vdevice.shell.streams import IO, CallbackSink, CollectSink, HostQueue, NullSink, Sink, Stdin
+from emukit.vdevice.shell.streams import (
+    IO,
+    CallbackSink,
+    CollectSink,
+    HostQueue,
+    NullSink,
+    Sink,
+    Stdin,
+)
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice

@@ -5,6 +5,7 @@ calls back into it (``parse_list``) from the same position in the source.
 
 from __future__ import annotations
 
+import abc
 import re
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ def _add(parts: list[Part], part: Part) -> None:
         parts.append(part)
 
 
-class Lexer:
+class Lexer(abc.ABC):
     """Pull-based tokenizer; subclasses provide ``parse_list`` (used for ``$(...)``)."""
 
     def __init__(self, source: str) -> None:
@@ -44,11 +45,13 @@ class Lexer:
         self._peeked: Tok | None = None
         self._heredocs: list[tuple[Redir, str, bool, bool]] = []  # (redir, delimiter, strip tabs, quoted)
 
-    def parse_list(self, stops: set[str]) -> Seq:  # pragma: no cover - provided by the parser
-        raise NotImplementedError
+    @abc.abstractmethod
+    def parse_list(self, stops: set[str]) -> Seq:
+        """Parse commands up to one of ``stops`` (the parser)."""
 
-    def parse(self) -> Seq:  # pragma: no cover - provided by the parser
-        raise NotImplementedError
+    @abc.abstractmethod
+    def parse(self) -> Seq:
+        """Parse the whole source (the parser)."""
 
     def _read_heredocs(self) -> None:
         """After a newline: read the bodies of the here-documents of the line just parsed."""

@@ -13,8 +13,21 @@ from __future__ import annotations
 import re
 
 from emukit.vdevice.shell.lexer import _NAME_RE, Lexer, ShellSyntaxError, Tok
-from emukit.vdevice.shell.nodes import (AndOr, For, Group, If, Lit, Node, Part, Pipeline, Redir, Seq, Simple,
-                                        While, Word)
+from emukit.vdevice.shell.nodes import (
+    AndOr,
+    For,
+    Group,
+    If,
+    Lit,
+    Node,
+    Part,
+    Pipeline,
+    Redir,
+    Seq,
+    Simple,
+    While,
+    Word,
+)
 
 __all__ = ["Parser", "ShellSyntaxError", "Tok", "parse"]
 

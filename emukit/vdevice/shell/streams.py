@@ -7,17 +7,19 @@ happens with the device lock held.
 
 from __future__ import annotations
 
+import abc
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 
-class Sink:
+class Sink(abc.ABC):
     """Where a command's stdout or stderr goes."""
 
-    def write(self, data: bytes) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abc.abstractmethod
+    def write(self, data: bytes) -> None:
+        """Take some output."""
 
     def close(self) -> None:
         """Finish writing (files get their mtime from the device clock)."""

@@ -7,6 +7,7 @@ The focused field is found by its focus key in ``state.ui.focused_id`` and edite
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -30,13 +31,10 @@ def field_key(view: View) -> str:
     return view.id_key or f"@{view.bounds}"
 
 
-class EditingMixin:
+class EditingMixin(abc.ABC):
     """Editing state and actions; the WindowManager provides windows and app invocation."""
 
     device: VirtualDevice
-
-    def __init__(self) -> None:
-        pass
 
     # Editing state lives in the device state (so snapshots capture it), exposed as attributes here.
     @property
@@ -59,17 +57,21 @@ class EditingMixin:
         self.device.state.ui.text_menu = value
 
     # --------------------------------------------------------------- provided by the other mixins / WM
-    def windows(self) -> list[View]:  # pragma: no cover - implemented by WindowManager
-        raise NotImplementedError
+    @abc.abstractmethod
+    def windows(self) -> list[View]:
+        """The composed screen (WindowManager)."""
 
-    def _invoke(self, view: View, fn: Callable[..., object], *args: object) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _invoke(self, view: View, fn: Callable[..., object], *args: object) -> None:
+        """Run an app callback of ``view`` (InputMixin)."""
 
-    def _invoke_app_key(self, keycode: int) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _invoke_app_key(self, keycode: int) -> None:
+        """Hand a key to the foreground app (InputMixin)."""
 
-    def _begin(self) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _begin(self) -> None:
+        """Start handling an input event (InputMixin)."""
 
     def _edit_key(self, keycode: int) -> bool:
         """Editing keys on the focused field; returns False for keys it does not handle."""

@@ -9,6 +9,7 @@ Hit-testing takes the top-most touchable window under the point (toasts are not 
 
 from __future__ import annotations
 
+import abc
 import logging
 import math
 import time
@@ -56,15 +57,18 @@ class InputMixin(EditingMixin):
         self._touch: _Touch | None = None
 
     # --------------------------------------------------------------- provided by the WindowManager
-    def open_overview(self) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def open_overview(self) -> None:
+        """Show Overview (recent apps)."""
 
-    def close_overview(self) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def close_overview(self) -> None:
+        """Hide Overview."""
 
     @property
-    def overview_open(self) -> bool:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def overview_open(self) -> bool:
+        """Whether Overview shows."""
 
     # --------------------------------------------------------------- calling into apps
     def _crash(self, package: str) -> None:

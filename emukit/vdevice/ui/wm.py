@@ -13,8 +13,8 @@ caller; they take it again (it is an RLock) so direct calls are safe too.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PIL import Image

@@ -18,7 +18,11 @@ from emukit.vdevice.apps.music.const import MAIN_ACTIVITY, PKG, app_data
 from emukit.vdevice.apps.music.overlays import dialog, popup
 from emukit.vdevice.apps.music.player import player_screen, queue_screen
 from emukit.vdevice.apps.music.rows import ACCENT
-from emukit.vdevice.apps.music.screens import group_screen, library_screen, playlist_screen
+from emukit.vdevice.apps.music.screens import (
+    group_screen,
+    library_screen,
+    playlist_screen,
+)
 from emukit.vdevice.apps.music.ui import Ui
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import widgets as w

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from emukit.media import make_mp3
 from emukit.vdevice.apps.music import actions as a
 from emukit.vdevice.apps.music import library, playback
 from emukit.vdevice.apps.music import playlists as pl
 from emukit.vdevice.apps.music.const import MUSIC_DIR, PKG
 from emukit.vdevice.apps.music.ui import Ui
-from emukit.media import make_mp3
 from emukit.vdevice.ui import theme
 
 if TYPE_CHECKING:

@@ -15,9 +15,9 @@ import os
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from emukit.media import is_audio, mime_type, read_tags
 from emukit.vdevice.apps.music.const import MEDIA_DB, MUSIC_DIR, app_data
 from emukit.vdevice.apps.music.store import Song, connect
-from emukit.media import is_audio, mime_type, read_tags
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice

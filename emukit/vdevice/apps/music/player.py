@@ -7,8 +7,21 @@ from typing import Any
 
 from emukit.vdevice.apps.music import actions as a
 from emukit.vdevice.apps.music import playback
-from emukit.vdevice.apps.music.const import REPEAT_NONE, REPEAT_THIS, SHUFFLE_ON, fmt_duration, rid
-from emukit.vdevice.apps.music.rows import ACCENT, app_bar, art, art_color, item_list, song_spec
+from emukit.vdevice.apps.music.const import (
+    REPEAT_NONE,
+    REPEAT_THIS,
+    SHUFFLE_ON,
+    fmt_duration,
+    rid,
+)
+from emukit.vdevice.apps.music.rows import (
+    ACCENT,
+    app_bar,
+    art,
+    art_color,
+    item_list,
+    song_spec,
+)
 from emukit.vdevice.apps.music.ui import Ui
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui import widgets as w

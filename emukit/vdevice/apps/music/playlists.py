@@ -9,7 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from emukit.vdevice.apps.music import store
-from emukit.vdevice.apps.music.const import ADDED_TO_PLAYLIST, PLAYLIST_CREATED, app_data
+from emukit.vdevice.apps.music.const import (
+    ADDED_TO_PLAYLIST,
+    PLAYLIST_CREATED,
+    app_data,
+)
 from emukit.vdevice.apps.music.store import Song
 
 if TYPE_CHECKING:

@@ -9,7 +9,13 @@ from typing import Any
 from emukit.vdevice.apps.music import actions as a
 from emukit.vdevice.apps.music import library, playback
 from emukit.vdevice.apps.music import playlists as pl
-from emukit.vdevice.apps.music.const import TAB_LABELS, TABS, fmt_duration, rid, songs_label
+from emukit.vdevice.apps.music.const import (
+    TAB_LABELS,
+    TABS,
+    fmt_duration,
+    rid,
+    songs_label,
+)
 from emukit.vdevice.apps.music.rows import (
     MINI_H,
     NAV_H,

@@ -5,9 +5,34 @@ Modules are grouped by concern: files, listing, find, text, grep/sed, builtins, 
 package managers, dumpsys, screen/input, sqlite3.
 """
 
-from emukit.vdevice.shell.commands.base import COMMANDS, CommandSpec, Ctx, UsageError, command, getopt
 from emukit.vdevice.shell.commands import (  # noqa: F401  (imported for their registrations)
-    activity, builtins, copymove, datecmd, dumpsys, files, find, grep, listing, packages, procs, runners,
-    screen, sed, sqlite, system, testcmd, text, textproc)
+    activity,
+    builtins,
+    copymove,
+    datecmd,
+    dumpsys,
+    files,
+    find,
+    grep,
+    listing,
+    packages,
+    procs,
+    runners,
+    screen,
+    sed,
+    sqlite,
+    system,
+    testcmd,
+    text,
+    textproc,
+)
+from emukit.vdevice.shell.commands.base import (
+    COMMANDS,
+    CommandSpec,
+    Ctx,
+    UsageError,
+    command,
+    getopt,
+)
 
 __all__ = ["COMMANDS", "CommandSpec", "Ctx", "UsageError", "command", "getopt"]

@@ -13,7 +13,13 @@ import posixpath
 import re
 
 from emukit.vdevice.shell.commands.base import Ctx, command, getopt
-from emukit.vdevice.shell.commands.fsutil import inside_root, now_ns, remove_tree, stamp, stamp_new
+from emukit.vdevice.shell.commands.fsutil import (
+    inside_root,
+    now_ns,
+    remove_tree,
+    stamp,
+    stamp_new,
+)
 
 
 def read_input(ctx: Ctx, path: str) -> bytes:

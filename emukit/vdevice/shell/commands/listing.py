@@ -9,8 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emukit.vdevice.shell.commands.base import Ctx, command, getopt
-from emukit.vdevice.shell.commands.fsutil import (file_type, fmt_time, id_name, kblocks, mode_of, nlink,
-                                                  owner, shown_size)
+from emukit.vdevice.shell.commands.fsutil import (
+    file_type,
+    fmt_time,
+    id_name,
+    kblocks,
+    mode_of,
+    nlink,
+    owner,
+    shown_size,
+)
 
 
 @dataclass
