@@ -640,6 +640,7 @@ def run_suite(args, console) -> int:
     """``emukit build-pairs --suite d-stress|interference``: build the suite, print a summary table."""
     from rich.table import Table
 
+    from emukit.commands.output import print_error
     from emukit.templates import load_templates
 
     templates = load_templates(family=args.family, names=args.template or None)
@@ -669,7 +670,7 @@ def run_suite(args, console) -> int:
 
         runner.run(on_progress)
     except EmukitError as exc:
-        console.print(f"[red]emukit build-pairs --suite {args.suite}: {exc}[/red]")
+        print_error(console, f"emukit build-pairs --suite {args.suite}", exc)
         return 1
     table = Table(title=f"{args.suite} suite (seed {args.seed}, {runner.wall_s:.0f} s) in {runner.root}")
     for col in ("family", "template", "stratum", "stored", "wanted", "accepted now", "rejected now by reason"):

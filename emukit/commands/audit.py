@@ -7,10 +7,10 @@ import argparse
 import os
 from pathlib import Path
 
-from rich.console import Console
 from rich.table import Table
 
 from emukit.commands.build import default_data_dir
+from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 
 FAMILY_CHOICES = ("persistent", "clipboard", "ordered", "temporal", "all")
@@ -25,13 +25,13 @@ def _cmd_release(args: argparse.Namespace) -> int:
     from emukit.audit.release import CHECKS, audit_release
     from emukit.store import Store
 
-    console = Console()
+    console = make_console()
     try:
         with Store(args.db, data_dir=args.data_dir) as store:
             report = audit_release(store, templates_folder=args.templates, family=args.family,
                                    templates=args.template or None)
     except EmukitError as exc:
-        Console(stderr=True).print(f"[red]emukit audit release: {exc}[/red]")
+        print_error(make_console(stderr=True), "emukit audit release", exc)
         return 1
 
     table = Table(title="release audit: templates")
@@ -75,8 +75,8 @@ def _cmd_stability(args: argparse.Namespace) -> int:
     from emukit.audit.stability import audit_stability
     from emukit.store import Store
 
-    console = Console()
-    err = Console(stderr=True)
+    console = make_console()
+    err = make_console(stderr=True)
     adb_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
 
     def on_replay(entry, replay) -> None:
@@ -92,7 +92,7 @@ def _cmd_stability(args: argparse.Namespace) -> int:
                                      adb_port=adb_port, family=args.family, templates=args.template or None,
                                      templates_folder=args.templates, on_replay=on_replay)
     except EmukitError as exc:
-        err.print(f"[red]emukit audit stability: {exc}[/red]")
+        print_error(err, "emukit audit stability", exc)
         return 1
     table = Table(title=f"repeated-execution stability ({report.repeats} replays per branch, {report.wall_s:.0f} s)")
     for col in ("family", "template", "pair", "branch", "stored outcome", "outcome same", "state same",
@@ -134,11 +134,11 @@ def _short(outcome: dict) -> str:
 def _cmd_split(args: argparse.Namespace) -> int:
     from emukit.audit.split import LABELS, audit_split
 
-    console = Console()
+    console = make_console()
     try:
         report = audit_split(args.train, args.eval)
     except EmukitError as exc:
-        Console(stderr=True).print(f"[red]emukit audit split: {exc}[/red]")
+        print_error(make_console(stderr=True), "emukit audit split", exc)
         return 1
     table = Table(title="train-evaluation split integrity (seed 002 Appendix C.2)")
     for col in ("audit criterion", "train", "eval", "intersection", "status"):

@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
+from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 
 
@@ -23,7 +29,7 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
     from emukit.builder.run import BuildOptions, build_pairs
     from emukit.templates import load_templates
 
-    console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
+    console = make_console(stderr=True)
     try:
         if args.suite:
             from emukit.builder.stress import run_suite
@@ -31,7 +37,7 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
             return run_suite(args, console)
         templates = load_templates(family=args.family, names=args.template or None)
         if not templates:
-            console.print(f"[red]no templates for family {args.family!r}[/red]")
+            print_error(console, "emukit build-pairs", f"no templates for family {args.family!r}")
             return 2
         options = BuildOptions(templates=templates, count_per_family=args.count, seed=args.seed,
                                data_dir=args.data_dir, db_url=args.db, devices=args.devices,
@@ -47,13 +53,13 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
 
             runner = build_pairs(options, on_progress)
     except EmukitError as exc:
-        console.print(f"[red]emukit build-pairs: {exc}[/red]")
+        print_error(console, "emukit build-pairs", exc)
         return 1
     _summary(console, runner)
     return 0 if not runner.errors and runner.total_done >= runner.total_wanted else 1
 
 
-def _summary(console: Console, runner) -> None:  # noqa: ANN001
+def _summary(console: Console, runner) -> None:
     table = Table(title=f"strict pairs (seed {runner.options.seed}, {runner.wall_s:.0f} s)")
     for col in ("family", "template", "stored", "wanted", "accepted now", "attempted now", "rejected now by reason"):
         table.add_column(col, justify="right" if col in ("stored", "wanted", "accepted now", "attempted now")

@@ -7,9 +7,9 @@ import json
 import os
 import sys
 
-from rich.console import Console
 from rich.table import Table
 
+from emukit.commands.output import make_console
 from emukit.errors import EmukitError
 
 
@@ -39,7 +39,7 @@ def _cmd_devices(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        Console().print(table if rows else "no devices attached")
+        make_console().print(table if rows else "no devices attached")
     return 0
 
 

@@ -10,17 +10,21 @@ from emukit.errors import EmukitError
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
+    from emukit.commands.output import make_console
     from emukit.evaluate.adapters import create_adapter
     from emukit.evaluate.estimator import load_estimator
     from emukit.evaluate.metrics import FidelityScorer
     from emukit.evaluate.pairs import load_pairs
     from emukit.evaluate.predictions import PredictionsFile
-    from emukit.evaluate.report import counts_line, metrics_table, write_report, write_results
+    from emukit.evaluate.report import (
+        counts_line,
+        metrics_table,
+        write_report,
+        write_results,
+    )
     from emukit.evaluate.run import evaluate
 
-    console = Console(stderr=False)
+    console = make_console()
     if (args.model is None) == (args.predictions is None):
         print("emukit evaluate: give exactly one of --model SPEC or --predictions FILE", file=sys.stderr)
         return 2

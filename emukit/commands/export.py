@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.console import Console
-
 from emukit.commands.build import default_data_dir
+from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 
 
@@ -16,7 +15,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from emukit.export import export_pairs, export_state_training
     from emukit.store import Store
 
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     if args.format == "state-training" and args.eval_seed is None:
         console.print("[red]emukit export: --format state-training needs --eval-seed (the seed of the "
                       "evaluation pairs the training data must be disjoint from)[/red]")
@@ -42,7 +41,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
                 return 0
             summary = export_pairs(store, args.out, family=family, fmt=args.format, seed=args.seed)
     except (EmukitError, OSError, ValueError) as exc:
-        console.print(f"[red]emukit export: {exc}[/red]")
+        print_error(console, "emukit export", exc)
         return 1
     console.print(f"{summary.pairs} pairs and {summary.artifacts} artifacts written to {summary.out} "
                   f"({', '.join(summary.files)})")

@@ -7,9 +7,9 @@ import json
 import os
 from pathlib import Path
 
-from rich.console import Console
 from rich.table import Table
 
+from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 
 
@@ -33,12 +33,17 @@ def _serial(args: argparse.Namespace) -> str:
 def _cmd(args: argparse.Namespace) -> int:
     from emukit.device.console import ConsoleClient
     from emukit.device.driver import Driver
-    from emukit.snapshots import (build_snapshot, list_specs, load_spec, save_fingerprint,
-                                  verify_snapshot)
+    from emukit.snapshots import (
+        build_snapshot,
+        list_specs,
+        load_spec,
+        save_fingerprint,
+        verify_snapshot,
+    )
 
-    console = Console()
+    console = make_console()
     if args.action in ("build", "verify") and not args.name:
-        console.print(f"[red]emukit snapshots {args.action}: give the snapshot NAME[/red]")
+        print_error(console, f"emukit snapshots {args.action}", "give the snapshot NAME")
         return 2
     try:
         if args.action == "list":
@@ -71,7 +76,7 @@ def _cmd(args: argparse.Namespace) -> int:
         finally:
             driver.close()
     except EmukitError as exc:
-        console.print(f"[red]emukit snapshots: {exc}[/red]")
+        print_error(console, "emukit snapshots", exc)
         return 1
 
 
