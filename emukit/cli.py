@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="emukit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"emukit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    from emukit.commands import audit, build, devices, evaluate, export, snapshots
+    from emukit.commands import audit, build, devices, evaluate, export, snapshots, tasks
 
     build.register(sub)
     export.register(sub)
@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.register(sub)
     devices.register(sub)
     snapshots.register(sub)
+    tasks.register(sub)
 
     vdev = sub.add_parser("vdevice", help="run and inspect virtual devices")
     vsub = vdev.add_subparsers(dest="vcommand", required=True)

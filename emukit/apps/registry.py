@@ -15,11 +15,12 @@ def all_profiles() -> list[type[AppProfile]]:
     """Every profile class, most specific first."""
     from emukit.apps.clock import ClockProfile
     from emukit.apps.files import FilesProfile
+    from emukit.apps.launcher import LauncherProfile
     from emukit.apps.music import MusicProfile
     from emukit.apps.notes import MarkorProfile
     from emukit.apps.settings import SettingsProfile
 
-    return [FilesProfile, MarkorProfile, MusicProfile, ClockProfile, SettingsProfile]
+    return [FilesProfile, MarkorProfile, MusicProfile, ClockProfile, SettingsProfile, LauncherProfile]
 
 
 def installed_version(driver: Driver, package: str) -> str | None:
@@ -30,7 +31,7 @@ def installed_version(driver: Driver, package: str) -> str | None:
 
 
 def profile_for(driver: Driver, name: str) -> AppProfile:
-    """The profile called ``name`` (files, notes, music, clock, settings) matching the installed build."""
+    """The profile called ``name`` (files, notes, music, clock, settings, launcher) matching the installed build."""
     candidates = [p for p in all_profiles() if p.name == name]
     if not candidates:
         raise KeyError(f"no app profile named {name!r}")

@@ -88,10 +88,11 @@ class PairContext:
         return substitute(obj, self.params, f"{self.template.source_path}")
 
 
-def load_base(driver: Driver, snapshot: str, timeout: float = 60.0) -> None:
+def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str | None = None) -> None:
     """Load the base snapshot, wait until the device answers again, then re-root and re-pin the clock to
     the snapshot's time anchor when the load did not restore them (a real emulator's load can roll the guest
-    clock back and restores adbd's user)."""
+    clock back and restores adbd's user). ``spec``: the snapshot spec that holds the time anchor, for
+    snapshots saved on top of a base (a task's initial state); default ``snapshot`` itself."""
     with ConsoleClient.for_serial(driver.serial) as console:
         console.snapshot_load(snapshot)
     deadline = time.monotonic() + timeout
@@ -104,7 +105,7 @@ def load_base(driver: Driver, snapshot: str, timeout: float = 60.0) -> None:
         if time.monotonic() > deadline:
             raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading snapshot {snapshot}")
         time.sleep(0.05)
-    _repin(driver, snapshot)
+    _repin(driver, spec or snapshot)
 
 
 def _repin(driver: Driver, snapshot: str) -> None:

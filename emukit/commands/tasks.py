@@ -1,0 +1,131 @@
+"""``emukit tasks list|verify|record``: the online milestone tasks."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+from pathlib import Path
+
+from rich.table import Table
+
+from emukit.commands.output import make_console, print_error
+from emukit.errors import EmukitError
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from emukit.tasks.files import load_tasks
+
+    console = make_console()
+    tasks = load_tasks(args.tasks_dir)
+    table = Table(title=f"{len(tasks)} milestone tasks")
+    for col in ("id", "template", "context", "apps", "milestones", "steps", "budget", "status"):
+        table.add_column(col)
+    for t in tasks:
+        table.add_row(t.id, t.template, t.context, ", ".join(t.apps), str(len(t.milestones)),
+                      str(len(t.provenance.reference)), str(t.step_budget), t.provenance.status)
+    console.print(table)
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from emukit.device.select import one_device
+    from emukit.tasks.files import load_tasks
+    from emukit.tasks.verify import verify_task
+
+    console = make_console()
+    if bool(args.all) == bool(args.task_ids):
+        print_error(console, "emukit tasks verify", "give --all or one or more TASK_IDs")
+        return 2
+    tasks = load_tasks(args.tasks_dir, None if args.all else args.task_ids)
+    if not tasks:
+        print_error(console, "emukit tasks verify", f"no tasks in {args.tasks_dir or 'tasks/'}")
+        return 1
+    table = Table(title="task verification (reference replayed from the initial state)")
+    for col in ("task", "result", "actions", "budget", "milestones reached after action", "expected", "s",
+                "problems"):
+        table.add_column(col, overflow="fold")
+    failed = 0
+    with one_device(args.device, args.data_dir) as driver:
+        for task in tasks:
+            r = verify_task(driver, task)
+            failed += not r.ok
+            table.add_row(task.id, "[green]PASS[/green]" if r.ok else "[red]FAIL[/red]", str(r.steps),
+                          str(r.budget), " ".join("-" if s is None else str(s) for s in r.reached),
+                          " ".join(map(str, r.expected)), f"{r.wall_s:.1f}", "; ".join(r.problems))
+            if not args.quiet:
+                console.print(f"{task.id}: {'ok' if r.ok else 'FAIL'}", highlight=False)
+    console.print(table)
+    console.print(f"{len(tasks) - failed}/{len(tasks)} tasks pass", highlight=False)
+    return 1 if failed else 0
+
+
+def _cmd_record(args: argparse.Namespace) -> int:
+    from emukit.device.select import one_device
+    from emukit.tasks.files import instantiate, load_task_templates, save_task, task_path
+    from emukit.tasks.verify import record_reference
+
+    console = make_console()
+    templates = load_task_templates(args.tasks_dir, args.template or None)
+    by = args.by or f"{getpass.getuser()} (scripted solution)"
+    written = 0
+    with one_device(args.device, args.data_dir) as driver:
+        for template in templates:
+            for index in range(args.count):
+                task = instantiate(template, index, args.seed)
+                path = task_path(task.id, args.tasks_dir)
+                if path.exists() and not args.overwrite:
+                    console.print(f"{task.id}: exists, kept (use --overwrite to record again)", highlight=False)
+                    continue
+                task = record_reference(driver, template, task, by=by)
+                save_task(task, args.tasks_dir)
+                written += 1
+                console.print(f"{task.id}: {len(task.provenance.reference)} actions, milestones after "
+                              f"{task.provenance.milestone_steps}, budget {task.step_budget}", highlight=False)
+    console.print(f"{written} task(s) written", highlight=False)
+    return 0
+
+
+def _run(fn):  # noqa: ANN001, ANN202
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except EmukitError as exc:
+            print_error(make_console(), f"emukit tasks {args.action}", exc)
+            return 1
+
+    return wrapped
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from emukit.commands.build import default_data_dir
+
+    p = sub.add_parser("tasks", help="online milestone tasks: list, verify, record reference trajectories")
+    actions = p.add_subparsers(dest="action", required=True)
+
+    def common(q: argparse.ArgumentParser, device: bool = True) -> None:
+        q.add_argument("--tasks-dir", type=Path, default=None, help="the task folder (default: tasks/)")
+        if device:
+            q.add_argument("--device", help="device serial (default: the one attached, else an embedded "
+                                            "virtual device)")
+            q.add_argument("--data-dir", type=Path, default=default_data_dir())
+
+    q = actions.add_parser("list", help="a table of the tasks")
+    common(q, device=False)
+    q.set_defaults(func=_run(_cmd_list))
+
+    q = actions.add_parser("verify", help="replay reference trajectories and check every milestone")
+    q.add_argument("task_ids", nargs="*", metavar="TASK_ID")
+    q.add_argument("--all", action="store_true", help="every task in the folder")
+    q.add_argument("--quiet", action="store_true")
+    common(q)
+    q.set_defaults(func=_run(_cmd_verify))
+
+    q = actions.add_parser("record", help="instantiate task templates and record their scripted solutions as "
+                                          "reference trajectories")
+    q.add_argument("--template", action="append", help="only this task template (repeatable)")
+    q.add_argument("--count", type=int, default=3, help="tasks per template")
+    q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--overwrite", action="store_true")
+    q.add_argument("--by", help="provenance.verified_by (default: the user, scripted)")
+    common(q)
+    q.set_defaults(func=_run(_cmd_record))

@@ -1,0 +1,50 @@
+"""Pick the device a single-device command works on: ``--device SERIAL``, else the one attached device,
+else an embedded virtual device started for the command (and stopped after it)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from emukit.device.adbserver import AdbServer
+from emukit.device.driver import Driver
+from emukit.errors import ConfigError
+
+
+def adb_port() -> int:
+    return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+
+
+@contextmanager
+def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True) -> Iterator[Driver]:
+    """A driver for the chosen device; with no device attached and ``embedded``, a fresh virtual device
+    (state under ``data_dir/vdevices``) that lives as long as the block."""
+    server = AdbServer(adb_port())
+    server.start()
+    proc = None
+    if serial is None:
+        attached = [s for s, state in server.devices().items() if state == "device"]
+        if len(attached) > 1:
+            raise ConfigError(f"several devices attached ({', '.join(attached)}); choose one with --device SERIAL")
+        if attached:
+            serial = attached[0]
+        elif embedded:
+            from emukit.device.virtual import VirtualDeviceProcess, free_adb_ports
+
+            port = free_adb_ports(1, start=5555)[0]
+            proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server)
+            serial = proc.start()
+        else:
+            raise ConfigError("no device attached; give --device SERIAL")
+    elif server.state(serial) != "device":
+        raise ConfigError(f"device {serial} is not attached (adb devices lists "
+                          f"{', '.join(server.devices()) or 'nothing'})")
+    driver = Driver(serial, adb_port())
+    try:
+        yield driver
+    finally:
+        driver.close()
+        if proc is not None:
+            proc.stop()

@@ -1,0 +1,298 @@
+"""The milestone-task format (``tasks/*.yaml``) and the task-template format (``tasks/templates/*.yaml``).
+
+A **task** is an app-grounded instruction that starts from a saved initial state, with 2-5 ordered milestones,
+each a plain-language assertion plus a machine check (:mod:`emukit.tasks.checks`), a step budget and its
+provenance (who verified it, when, and the recorded reference trajectory). A **task template** is the recipe
+a family of tasks instantiates: seeded parameters (the same sampler as causal templates), the instruction,
+the setup, the milestones and a scripted solution that records a reference trajectory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from emukit.device.actions import Action
+from emukit.templates.schema import ParamSpec, Step, _check_step
+
+ContextKind = Literal["cross_app", "persist_after_switch", "revisit_entity"]
+MilestoneType = Literal["navigate", "create", "edit", "transfer", "select", "configure", "confirm"]
+Status = Literal["draft", "verified", "rejected"]
+
+# ------------------------------------------------------------------------------------------ machine checks
+SCREEN_FIELDS = {"text", "text_contains", "resource_id", "content_desc", "checked", "selected", "focused",
+                 "clickable"}
+#: screen fields a rendered prediction can answer (visible text only)
+VISUAL_FIELDS = {"text", "text_contains", "content_desc"}
+
+
+class ScreenLeaf(BaseModel):
+    """A node of the UI hierarchy with all the given attributes exists (``absent``: none does)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str | None = None
+    text_contains: str | None = None
+    resource_id: str | None = None
+    content_desc: str | None = None
+    checked: bool | None = None
+    selected: bool | None = None
+    focused: bool | None = None
+    clickable: bool | None = None
+    absent: bool = False
+
+    @model_validator(mode="after")
+    def _something(self) -> ScreenLeaf:
+        if not any(getattr(self, f) is not None for f in SCREEN_FIELDS):
+            raise ValueError(f"a screen check needs at least one of {sorted(SCREEN_FIELDS)}")
+        return self
+
+    @property
+    def visual(self) -> bool:
+        """True when a rendered screen (visible text only) can answer it."""
+        return all(getattr(self, f) is None for f in SCREEN_FIELDS - VISUAL_FIELDS)
+
+
+class AppLeaf(BaseModel):
+    """The focused window belongs to ``package`` (optionally an activity whose name contains ``activity``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    package: str
+    activity: str | None = None
+
+
+class FileLeaf(BaseModel):
+    """Ground truth of one file on the device (read with ``stat``/``cat``, never through the UI)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str = Field(pattern=r"^/")
+    exists: bool = True
+    contains: str | None = None
+    not_contains: str | None = None
+    equals: str | None = None
+
+
+class ClipboardLeaf(BaseModel):
+    """The clipboard probe: its text equals / contains a value (``empty``: nothing is on it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    equals: str | None = None
+    contains: str | None = None
+    empty: bool | None = None
+
+
+class CollectionLeaf(BaseModel):
+    """The ordered-collection probe: a playlist by name (None: the playing queue)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    playlist: str | None = None
+    exists: bool = True
+    equals: list[str] | None = None
+    ends_with: list[str] | None = None
+    includes: list[str] | None = None
+    length: int | None = None
+
+
+class TimerLeaf(BaseModel):
+    """The Clock's newest timer, read from its preferences: its state (``none`` when there is no timer) and
+    optionally bounds on its remaining seconds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    state: Literal["running", "paused", "expired", "none"] = "running"
+    remaining_min: int | None = None
+    remaining_max: int | None = None
+
+
+class SettingLeaf(BaseModel):
+    """``settings get NAMESPACE KEY`` equals ``equals``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    namespace: Literal["global", "system", "secure"]
+    key: str
+    equals: str
+
+
+class Check(BaseModel):
+    """A predicate: exactly one leaf (screen, app, file, clipboard, collection, timer, setting) or one
+    combinator (all / any / not)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    screen: ScreenLeaf | None = None
+    app: AppLeaf | None = None
+    file: FileLeaf | None = None
+    clipboard: ClipboardLeaf | None = None
+    collection: CollectionLeaf | None = None
+    timer: TimerLeaf | None = None
+    setting: SettingLeaf | None = None
+    all: list[Check] | None = None
+    any: list[Check] | None = None
+    not_: Check | None = Field(default=None, alias="not")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Check:
+        given = [k for k in KINDS if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"a check has exactly one of {', '.join(k.rstrip('_') for k in KINDS)}; "
+                             f"got {', '.join(given) or 'none'}")
+        if given[0] in ("all", "any") and not getattr(self, given[0]):
+            raise ValueError(f"{given[0]} needs at least one check")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in KINDS if getattr(self, k) is not None)
+
+    @property
+    def visual(self) -> bool:
+        """True when the check can be evaluated on a rendered screen alone (visible-text screen leaves)."""
+        kind = self.kind
+        if kind == "screen":
+            return self.screen.visual  # type: ignore[union-attr]
+        if kind in ("all", "any"):
+            return all(c.visual for c in getattr(self, kind))
+        if kind == "not_":
+            return self.not_.visual  # type: ignore[union-attr]
+        return False
+
+
+KINDS = ("screen", "app", "file", "clipboard", "collection", "timer", "setting", "all", "any", "not_")
+
+
+class Milestone(BaseModel):
+    """One ordered milestone: a plain-language assertion and its machine check. ``screen_check`` is what a
+    rendered world-model prediction is scored on; it defaults to ``check`` when that is visual."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    type: MilestoneType
+    assertion: str = Field(min_length=5)
+    check: Check
+    screen_check: Check | None = None
+
+    @model_validator(mode="after")
+    def _screen(self) -> Milestone:
+        if self.screen_check is None:
+            if not self.check.visual:
+                raise ValueError("the check reads device state a rendered screen cannot show; add a screen_check "
+                                 "over visible text (screen leaves with text / text_contains / content_desc)")
+            self.screen_check = self.check
+        elif not self.screen_check.visual:
+            raise ValueError("screen_check may only use screen leaves with text / text_contains / content_desc")
+        return self
+
+
+# ------------------------------------------------------------------------------------------ tasks
+class Provenance(BaseModel):
+    """Who verified the task and how: the reference trajectory is the verified action sequence from the
+    initial state; ``milestone_steps[i]`` is the number of reference actions after which milestone i was
+    first reached."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: Status = "draft"
+    verified_by: str | None = None
+    verified_at: dt.datetime | None = None
+    method: Literal["annotator", "scripted"] | None = None
+    human_steps: int | None = None
+    reference: list[Action] = Field(default_factory=list)
+    milestone_steps: list[int] = Field(default_factory=list)
+    initial_screenshot: str | None = None  # path relative to tasks/, a PNG of the clean initial screen
+    initial_snapshot: str | None = None  # the device snapshot name holding the initial state
+    note: str = ""
+
+
+class Task(BaseModel):
+    """One online milestone task (``tasks/<id>.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    template: str
+    context: ContextKind
+    apps: list[str] = Field(min_length=1)
+    instruction: str = Field(min_length=10)
+    base_snapshot: str
+    setup: list[Step] = Field(default_factory=list)
+    milestones: list[Milestone] = Field(min_length=2, max_length=5)
+    step_budget: int = Field(ge=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+    provenance: Provenance = Field(default_factory=Provenance)
+    source_path: str = Field(default="", exclude=True)
+
+    @field_validator("setup")
+    @classmethod
+    def _steps(cls, steps: list[Step]) -> list[Step]:
+        for step in steps:
+            _check_step(step)
+        return steps
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Task:
+        ids = [m.id for m in self.milestones]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"milestone ids must be unique: {ids}")
+        p = self.provenance
+        if p.milestone_steps:
+            if len(p.milestone_steps) != len(self.milestones):
+                raise ValueError(f"provenance.milestone_steps has {len(p.milestone_steps)} entries for "
+                                 f"{len(self.milestones)} milestones")
+            if any(b < a for a, b in zip(p.milestone_steps, p.milestone_steps[1:], strict=False)):
+                raise ValueError(f"provenance.milestone_steps must not decrease: {p.milestone_steps}")
+            if p.milestone_steps[0] < 1 or p.milestone_steps[-1] > len(p.reference):
+                raise ValueError(f"provenance.milestone_steps {p.milestone_steps} must lie in 1..{len(p.reference)} "
+                                 "(the reference length)")
+        if p.status == "verified":
+            missing = [f for f in ("verified_by", "verified_at", "method", "human_steps") if getattr(p, f) is None]
+            if missing or not p.reference or not p.milestone_steps:
+                raise ValueError("a verified task needs provenance.verified_by, verified_at, method, human_steps, "
+                                 "a reference trajectory and milestone_steps")
+            if len(p.reference) > self.step_budget:
+                raise ValueError(f"the reference trajectory ({len(p.reference)} actions) exceeds step_budget "
+                                 f"{self.step_budget}")
+        return self
+
+
+# ------------------------------------------------------------------------------------------ task templates
+class TaskTemplate(BaseModel):
+    """A recipe for tasks (``tasks/templates/<name>.yaml``); ``{param}`` fields are substituted per task."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    context: ContextKind
+    description: str = Field(min_length=10)
+    apps: list[str] = Field(min_length=1)
+    base_snapshot: str
+    params: dict[str, ParamSpec] = Field(default_factory=dict)
+    derived: dict[str, str] = Field(default_factory=dict)
+    instruction: str = Field(min_length=10)
+    setup: list[Step] = Field(default_factory=list)
+    milestones: list[dict[str, Any]] = Field(min_length=2, max_length=5)
+    solution: list[Step] = Field(min_length=1)
+    budget_factor: float = Field(default=2.0, ge=1.0)
+    source_path: str = ""
+
+    @field_validator("setup", "solution")
+    @classmethod
+    def _steps(cls, steps: list[Step]) -> list[Step]:
+        for step in steps:
+            _check_step(step)
+        return steps
+
+    @field_validator("milestones")
+    @classmethod
+    def _milestones(cls, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for item in items:  # shape only: fields holding {params} are validated once substituted
+            if not isinstance(item, dict) or not {"id", "type", "assertion", "check"} <= set(item):
+                raise ValueError("each milestone needs id, type, assertion and check")
+        return items
