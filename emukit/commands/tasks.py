@@ -61,7 +61,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_record(args: argparse.Namespace) -> int:
     from emukit.device.select import one_device
-    from emukit.tasks.files import instantiate, load_task_templates, save_task, task_path
+    from emukit.tasks.files import instances, load_task_templates, save_task, task_path
     from emukit.tasks.verify import record_reference
 
     console = make_console()
@@ -70,8 +70,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
     written = 0
     with one_device(args.device, args.data_dir) as driver:
         for template in templates:
-            for index in range(args.count):
-                task = instantiate(template, index, args.seed)
+            for task in instances(template, args.count, args.seed):
                 path = task_path(task.id, args.tasks_dir)
                 if path.exists() and not args.overwrite:
                     console.print(f"{task.id}: exists, kept (use --overwrite to record again)", highlight=False)
@@ -85,7 +84,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(fn):  # noqa: ANN001, ANN202
+def _run(fn):
     def wrapped(args: argparse.Namespace) -> int:
         try:
             return fn(args)

@@ -96,21 +96,40 @@ def load_task_templates(folder: Path | None = None, names: list[str] | None = No
     return found
 
 
-def sample_task_params(template: TaskTemplate, index: int, seed: int = 0) -> dict[str, Any]:
-    """The parameters of instance ``index`` (deterministic in template, seed and index)."""
+def sample_task_params(template: TaskTemplate, index: int, seed: int = 0, attempt: int = 0) -> dict[str, Any]:
+    """The parameters of instance ``index`` (deterministic in template, seed, index and attempt)."""
     import hashlib
 
-    digest = hashlib.sha256(f"task|{template.name}|{seed}|{index}".encode()).digest()
+    digest = hashlib.sha256(f"task|{template.name}|{seed}|{index}|{attempt}".encode()).digest()
     shim = Template.model_construct(params=template.params, derived=template.derived,
                                     source_path=template.source_path)
     return sample_params(shim, random.Random(int.from_bytes(digest[:8], "big")))
 
 
-def instantiate(template: TaskTemplate, index: int, seed: int = 0, task_id: str | None = None) -> Task:
-    """A draft task from a template: parameters sampled, every ``{field}`` substituted, milestones validated.
-    Its step budget is provisional until a reference trajectory is recorded (then ``budget_factor`` x its
-    length, rounded up)."""
-    values = sample_task_params(template, index, seed)
+def instances(template: TaskTemplate, count: int, seed: int = 0) -> list[Task]:
+    """``count`` draft tasks with pairwise different parameters (``<template>_01``, ``_02``...): instance i
+    takes the first of its seeded draws that no earlier instance has."""
+    tasks: list[Task] = []
+    seen: list[dict[str, Any]] = []
+    for index in range(count):
+        for attempt in range(64):
+            values = sample_task_params(template, index, seed, attempt)
+            if values not in seen:
+                break
+        else:
+            raise ConfigError(f"{template.source_path}: cannot draw {count} different parameter sets "
+                              f"(only {len(seen)} found); widen the params or lower --count")
+        seen.append(values)
+        tasks.append(instantiate(template, index, seed, values=values))
+    return tasks
+
+
+def instantiate(template: TaskTemplate, index: int, seed: int = 0, task_id: str | None = None,
+                values: dict[str, Any] | None = None) -> Task:
+    """A draft task from a template: parameters sampled (or ``values``), every ``{field}`` substituted,
+    milestones validated. Its step budget is provisional until a reference trajectory is recorded (then
+    ``budget_factor`` x its length, rounded up)."""
+    values = values if values is not None else sample_task_params(template, index, seed)
     where = f"{template.source_path}"
     milestones = []
     for i, raw in enumerate(template.milestones):

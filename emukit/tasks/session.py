@@ -35,6 +35,7 @@ class MilestoneStatus:
     id: str
     assertion: str
     reached_at: int | None = None  # the number of actions after which it was first reached, in order
+    screen_ok: bool | None = None  # whether its screen_check held on the real screen when it was reached
 
 
 @dataclass
@@ -70,11 +71,17 @@ class MilestoneTracker:
             if not evaluate(self.milestones[i].check, view):
                 break
             self.status[i].reached_at = step
+            self.status[i].screen_ok = evaluate(self.milestones[i].screen_check, view)  # type: ignore[arg-type]
             new.append(self.milestones[i].id)
         return new
 
     def steps(self) -> list[int | None]:
         return [s.reached_at for s in self.status]
+
+    def screen_mismatches(self) -> list[str]:
+        """Milestones reached on a real screen where their ``screen_check`` did not hold (a screen check that
+        a perfect prediction of that screen would fail)."""
+        return [s.id for s in self.status if s.screen_ok is False]
 
 
 def element_at(xml: str, x: int, y: int) -> Element | None:

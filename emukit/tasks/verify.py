@@ -53,6 +53,8 @@ def verify_task(driver: Driver, task: Task) -> VerifyResult:
     except EmukitError as exc:
         result.problems.append(f"replay failed at action {len(session.trajectory) + 1}: {exc}")
     result.reached = session.tracker.steps()
+    for mid in session.tracker.screen_mismatches():
+        result.problems.append(f"milestone {mid}: its screen_check does not hold on the real screen that reached it")
     for m, want, got in zip(task.milestones, prov.milestone_steps, result.reached, strict=False):
         if got is None:
             result.problems.append(f"milestone {m.id} never reached (expected after action {want})")
@@ -96,6 +98,10 @@ def record_reference(driver: Driver, template: TaskTemplate, task: Task, *, by: 
         missing = [m.id for m, s in zip(task.milestones, steps, strict=True) if s is None]
         raise EmukitError(f"task {task.id}: the scripted solution ({len(session.trajectory)} actions) never "
                           f"reached milestone(s) {', '.join(missing)}")
+    mismatched = session.tracker.screen_mismatches()
+    if mismatched:
+        raise EmukitError(f"task {task.id}: the screen_check of milestone(s) {', '.join(mismatched)} does not hold "
+                          "on the real screen where the milestone is reached")
     n = len(session.trajectory)
     prov = task.provenance.model_copy(update={
         "status": "verified", "verified_by": by, "verified_at": now(), "method": "scripted",
