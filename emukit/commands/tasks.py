@@ -47,7 +47,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     failed = 0
     with one_device(args.device, args.data_dir) as driver:
         for task in tasks:
-            r = verify_task(driver, task)
+            r = verify_task(driver, task, args.data_dir)
             failed += not r.ok
             table.add_row(task.id, "[green]PASS[/green]" if r.ok else "[red]FAIL[/red]", str(r.steps),
                           str(r.budget), " ".join("-" if s is None else str(s) for s in r.reached),
@@ -75,7 +75,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
                 if path.exists() and not args.overwrite:
                     console.print(f"{task.id}: exists, kept (use --overwrite to record again)", highlight=False)
                     continue
-                task = record_reference(driver, template, task, by=by)
+                task = record_reference(driver, template, task, by=by, data_dir=args.data_dir)
                 save_task(task, args.tasks_dir)
                 written += 1
                 console.print(f"{task.id}: {len(task.provenance.reference)} actions, milestones after "

@@ -9,6 +9,7 @@ import hashlib
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from emukit.builder.pair import load_base
@@ -152,9 +153,10 @@ class TaskSession:
     """One task on one device. ``reset`` restores the initial state; ``act`` performs one action, records it
     and re-evaluates the milestones; ``trajectory`` is what was done since the last reset."""
 
-    def __init__(self, driver: Driver, task: Task) -> None:
+    def __init__(self, driver: Driver, task: Task, data_dir: Path | None = None) -> None:
         self.driver = driver
         self.task = task
+        self.data_dir = data_dir  # where base-snapshot fingerprints go when a base is built (default: data/)
         self.runner = StepRunner(driver, f"task {task.id}")
         self.trajectory: list[Action] = []
         self.tracker = MilestoneTracker(task.milestones)
@@ -175,7 +177,7 @@ class TaskSession:
             from emukit.commands.build import default_data_dir
             from emukit.snapshots import ensure_snapshot
 
-            ensure_snapshot(self.driver, self.task.base_snapshot, default_data_dir())
+            ensure_snapshot(self.driver, self.task.base_snapshot, self.data_dir or default_data_dir())
             load_base(self.driver, self.task.base_snapshot)
             self.runner.run(self.task.setup, setup=True)
         self.driver.wait_stable()
