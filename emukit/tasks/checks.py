@@ -106,8 +106,18 @@ class DeviceView:
         return getattr(self, f"_{kind}")(leaf)
 
     # -- leaves ------------------------------------------------------------------------------------------
+    def _focused(self) -> tuple[str, str]:
+        """(package, activity) of the focused app window; ("", "") while system UI (the notification shade,
+        the keyguard) has the focus."""
+        try:
+            return self.driver.current_app()
+        except DeviceError:
+            if "mCurrentFocus" in self.driver.shell("dumpsys window windows").text:
+                return "", ""
+            raise
+
     def _app(self, leaf: AppLeaf) -> bool:
-        package, activity = self._once(("app",), self.driver.current_app)
+        package, activity = self._once(("app",), self._focused)
         return package == leaf.package and (leaf.activity is None or leaf.activity in activity)
 
     def _file(self, leaf: FileLeaf) -> bool:
