@@ -1,4 +1,5 @@
-"""``emukit evaluate``: score a world model on strict pairs (see docs/evaluator.md)."""
+"""``emukit evaluate``: score a world model on strict pairs (see docs/evaluator.md), or with ``--tasks`` on
+milestone tasks (see docs/evaluator-tasks.md)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,12 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     )
     from emukit.evaluate.run import evaluate
 
+    if args.tasks is not None:
+        return _cmd_evaluate_tasks(args)
     console = make_console()
+    if args.pairs is None or args.condition is None:
+        print("emukit evaluate: give --pairs PATH and --condition (or --tasks for the task mode)", file=sys.stderr)
+        return 2
     if (args.model is None) == (args.predictions is None):
         print("emukit evaluate: give exactly one of --model SPEC or --predictions FILE", file=sys.stderr)
         return 2
@@ -71,19 +77,112 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _task_ids(value: str) -> list[str] | None:
+    """``all`` -> None (every task), else the comma-separated ids."""
+    if value.strip() == "all":
+        return None
+    return [t.strip() for t in value.split(",") if t.strip()]
+
+
+def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
+    from emukit.commands.build import default_data_dir
+    from emukit.commands.output import make_console, print_error
+    from emukit.evaluate.adapters import create_adapter
+    from emukit.evaluate.agents import create_agent
+    from emukit.evaluate.tasks import (
+        InitialCache,
+        TrackRun,
+        evaluate_tasks,
+        initial_observations,
+        task_table,
+        write_task_report,
+        write_task_results,
+    )
+    from emukit.tasks.files import load_tasks
+    from emukit.tasks.schema import Task
+
+    console = make_console()
+    prog = "emukit evaluate --tasks"
+    usage = [name for name, given in (("--pairs", args.pairs is not None), ("--condition", args.condition),
+                                      ("--predictions", args.predictions is not None)) if given]
+    if usage:
+        print_error(console, prog, f"{', '.join(usage)} belong to the pair mode; the task mode takes --model")
+        return 2
+    if args.model is None:
+        print_error(console, prog, "give --model SPEC")
+        return 2
+    ids = _task_ids(args.tasks)
+    if ids == []:
+        print_error(console, prog, "give --tasks all or one or more comma-separated task ids")
+        return 2
+    if args.stagnation_k < 1 or (args.max_steps is not None and args.max_steps < 1):
+        print_error(console, prog, "--stagnation-k and --max-steps must be at least 1")
+        return 2
+    tracks = ("reference", "agent") if args.track == "both" else (args.track,)
+    out = Path(args.out)
+    adapter = None
+    try:
+        tasks = load_tasks(args.tasks_dir, ids)
+        if ids is None:  # every task: those without a reference trajectory (drafts) cannot be rolled out
+            skipped = [t.id for t in tasks if not t.provenance.reference]
+            tasks = [t for t in tasks if t.provenance.reference]
+            if skipped:
+                console.print(f"skipped (no reference trajectory): {', '.join(skipped)}", highlight=False)
+        if not tasks:
+            print_error(console, prog, f"no tasks in {args.tasks_dir or 'tasks/'}")
+            return 1
+
+        def seen(task: Task, cached: bool) -> None:
+            if not args.quiet:
+                console.print(f"[dim]{task.id}: initial screen {'from the cache' if cached else 'captured'}[/dim]")
+
+        initial = initial_observations(tasks, InitialCache(out / "initial"), device=args.device,
+                                       data_dir=args.data_dir or default_data_dir(), on_task=seen)
+        adapter = create_adapter(args.model, cache_dir=out / "cache", concurrency=1, max_retries=args.retries,
+                                 timeout_s=args.request_timeout)
+        agent = create_agent(args.agent, timeout_s=args.request_timeout) if "agent" in tracks else None
+
+        def progress(run: TrackRun) -> None:
+            if not args.quiet:
+                console.print(f"[dim]{run.task_id} {run.track}: {run.milestones.reached}/"
+                              f"{len(run.milestones.milestones)} milestones, {len(run.steps)} steps, "
+                              f"{run.stop_reason}[/dim]", highlight=False)
+
+        result = evaluate_tasks(tasks, initial, adapter=adapter, format_name=args.format, tracks=tracks,
+                                agent=agent, stagnation_k=args.stagnation_k, max_steps=args.max_steps,
+                                render_timeout_s=args.render_timeout, on_run=progress)
+    except EmukitError as exc:
+        print_error(console, prog, exc)
+        return 1
+    finally:
+        if adapter is not None:
+            adapter.close()
+    results = write_task_results(result, out)
+    report = write_task_report(result, out)
+    console.print(task_table(result))
+    console.print(f"results: {results}\nreport:  {report}", highlight=False)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("evaluate", help="score a world model on strict A/B pairs",
-                       description="Build each branch's request, get the model's prediction, render it offline, "
-                                   "read the family outcome and score BranchExact / PairCorrect.")
-    p.add_argument("--pairs", required=True, help="an export folder (pairs.jsonl) or a store URL")
-    p.add_argument("--data-dir", type=Path, default=None, help="artifact root of a non-SQLite store URL")
+    p = sub.add_parser("evaluate", help="score a world model on strict A/B pairs or on milestone tasks",
+                       description="Pairs: build each branch's request, get the model's prediction, render it "
+                                   "offline, read the family outcome and score BranchExact / PairCorrect. "
+                                   "Tasks (--tasks): roll the model along each task's reference actions and/or "
+                                   "let an agent act on its generated screens; score reference-action progress "
+                                   "and ordered milestone progress.")
+    p.add_argument("--pairs", default=None, help="an export folder (pairs.jsonl) or a store URL")
+    p.add_argument("--data-dir", type=Path, default=None,
+                   help="artifact root of a non-SQLite store URL; with --tasks, the device data folder "
+                        "(embedded virtual device state; default $EMUKIT_DATA or data/)")
     p.add_argument("--model", default=None,
                    help="openai:BASE_URL#MODEL | http(s)://BASE_URL#MODEL | hf:LOCAL_PATH | ref:copy-current | "
                         "ref:surface")
     p.add_argument("--predictions", type=Path, default=None, help="score predictions made elsewhere (JSONL)")
     p.add_argument("--predictions-model", default=None, help="only lines of this model in --predictions")
-    p.add_argument("--condition", required=True,
-                   choices=("observation", "raw-history", "oracle-state", "predictive-state"))
+    p.add_argument("--condition", default=None,
+                   choices=("observation", "raw-history", "oracle-state", "predictive-state"),
+                   help="the prediction condition (pair mode; required there)")
     p.add_argument("--format", default="code2world", choices=("code2world", "gworld"),
                    help="request format and rendering viewport (default code2world)")
     p.add_argument("--out", default="eval-out", help="output folder (results.json, report.html, cache/)")
@@ -98,5 +197,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--retries", type=int, default=4, help="HTTP retries after the first attempt")
     p.add_argument("--request-timeout", type=float, default=600.0, help="seconds per HTTP request")
     p.add_argument("--render-timeout", type=float, default=None, help="hard per-page render deadline (s)")
-    p.add_argument("--quiet", action="store_true", help="no per-pair progress lines")
+    p.add_argument("--quiet", action="store_true", help="no per-pair / per-task progress lines")
+    t = p.add_argument_group("task mode")
+    t.add_argument("--tasks", default=None, metavar="all|ID[,ID...]",
+                   help="evaluate on milestone tasks instead of pairs (see docs/evaluator-tasks.md)")
+    t.add_argument("--tasks-dir", type=Path, default=None, help="the task folder (default: tasks/)")
+    t.add_argument("--track", default="reference", choices=("reference", "agent", "both"),
+                   help="reference: roll along the reference actions (offline); agent: an agent acts on the "
+                        "generated screens (online); default reference")
+    t.add_argument("--agent", default="scripted",
+                   help="the agent track's agent: scripted (plays the reference) or openai:BASE_URL#MODEL")
+    t.add_argument("--device", default=None,
+                   help="device for the initial screens (default: the attached one, else an embedded virtual "
+                        "device); not needed once they are cached under OUT/initial")
+    t.add_argument("--stagnation-k", type=int, default=3,
+                   help="the agent track stops after this many identical generated screens in a row")
+    t.add_argument("--max-steps", type=int, default=None,
+                   help="cap every rollout at this many steps (default: reference length / step budget)")
     p.set_defaults(func=_cmd_evaluate)

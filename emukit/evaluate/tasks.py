@@ -1,0 +1,752 @@
+"""Task-based world-model evaluation: roll a world model through a milestone task (``emukit evaluate --tasks``).
+
+Two tracks, both starting from the task's real initial screen (screenshot and hierarchy, read once from a
+device after :meth:`emukit.tasks.session.TaskSession.reset` and cached):
+
+* **reference** (offline): the world model is rolled along the task's recorded reference trajectory. Step 1
+  gets the real initial screen and reference action 1; every later step gets the model's own previous
+  prediction, rendered to a PNG, as the current screen, plus the next reference action. Scored by
+  *reference-action progress* (the longest prefix of reference actions whose target is present and
+  actionable on the screen the action is applied to, over the number of reference actions) and *ordered
+  milestone progress* (the milestones' visual ``screen_check`` on the rendered predictions, in order).
+* **agent** (online): an :class:`~emukit.evaluate.agents.Agent` acts on what it sees; the world model
+  predicts each next screen, which the agent sees in turn, until the agent terminates, the world model's
+  output is unusable, the screen stagnates (the same rendered screen ``stagnation_k`` times in a row) or the
+  task's step budget runs out. Scored by ordered milestone progress.
+
+Sample preserving: a failed prediction or render is kept in the step records and ends the rollout; it is
+never dropped. Requests are the world-model formats' observation-condition requests (:mod:`emukit.wm`);
+tasks have no pair family, so they are built under :data:`TASK_FAMILY` with the task contract
+:data:`TASK_CONTRACT` in place of the family contract. See ``docs/evaluator-tasks.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from PIL import Image
+
+from emukit.device.actions import KEY_NAMES, Action, Element
+from emukit.device.driver import parse_bounds
+from emukit.errors import ConfigError, DeviceError
+from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
+from emukit.evaluate.agents import Agent, ReferenceAgents, Terminate
+from emukit.evaluate.parsers.normalize import normalize_text
+from emukit.tasks.checks import ScreenView, evaluate
+from emukit.tasks.schema import Milestone, Task
+from emukit.wm import get_format
+from emukit.wm.formats.base import WorldModelFormat
+
+#: The family a task request is built under. Formats require a known family; it only selects the wait
+#: serialization (``temporal`` alone turns a wait into "wait, then open the notification shade") and, for
+#: ``ref:surface``, which surface it draws. Its transition contract is replaced by :data:`TASK_CONTRACT`.
+TASK_FAMILY = "persistent"
+#: The transition contract of task requests (in place of a family contract).
+TASK_CONTRACT = (
+    "Task contract: the action is one step of a multi-app phone task. Show the screen the action leads to: "
+    "the app, page, dialog or keyboard it opens, with every text the user has entered or copied carried over "
+    "unchanged. Never show a result the action has not produced yet."
+)
+DEFAULT_STAGNATION_K = 3
+TRACKS = ("reference", "agent")
+ALWAYS_ACTIONABLE = ("key", "swipe", "drag", "wait")
+NodeKind = Literal["text", "value", "placeholder", "control", "label", "icon"]
+
+
+# -- screens ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScreenNode:
+    """One visible region of a screen: its text, kind, whether it is a control / an editable field, and its
+    box in screen pixels ``(left, top, right, bottom)`` (None when unknown)."""
+
+    text: str
+    kind: NodeKind = "text"
+    control: bool = False
+    editable: bool = False
+    box: tuple[int, int, int, int] | None = None
+
+    @property
+    def norm(self) -> str:
+        return normalize_text(self.text)
+
+    def matches(self, target: str) -> bool:
+        """The region's normalised text, or one of its lines, equals the normalised ``target``."""
+        want = normalize_text(target)
+        if not want:
+            return False
+        return self.norm == want or any(normalize_text(line) == want for line in self.text.splitlines())
+
+    def contains(self, x: int, y: int) -> bool:
+        if self.box is None:
+            return False
+        left, top, right, bottom = self.box
+        return left <= x < right and top <= y < bottom
+
+
+@dataclass
+class Screen:
+    """A screen an action is applied to: the real initial screen (``source="device"``) or a rendered
+    prediction. ``xml`` is the device hierarchy, or for a prediction one synthesised from its visible
+    evidence (the regions as ``node`` elements at their screen-pixel bounds), so adapters that read the
+    current hierarchy (``ref:copy-current``) see the generated screen's texts."""
+
+    png: bytes
+    xml: str
+    nodes: list[ScreenNode]
+    source: Literal["device", "prediction"]
+
+    @cached_property
+    def digest(self) -> str:
+        return hashlib.sha256(self.png).hexdigest()
+
+    @cached_property
+    def texts(self) -> tuple[str, ...]:
+        """Visible texts in reading order (what stagnation compares, with the PNG hash)."""
+        return tuple(n.norm for n in self.nodes if n.norm)
+
+    def view(self) -> ScreenView:
+        """The milestone view: text regions as texts, labels and icon descriptions as labels."""
+        return ScreenView([n.text for n in self.nodes if n.kind not in ("label", "icon")],
+                          [n.text for n in self.nodes if n.kind in ("label", "icon")])
+
+    def same_as(self, other: Screen | None) -> bool:
+        """Same PNG, or the same visible texts."""
+        return other is not None and (self.digest == other.digest or self.texts == other.texts)
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """``(width, height)`` of a PNG (the device's screen size for the initial screenshot)."""
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            return int(image.size[0]), int(image.size[1])
+    except Exception as exc:  # noqa: BLE001 - any decoder failure means the same thing here
+        raise ConfigError(f"the initial screenshot is not a readable image: {exc}") from None
+
+
+def screen_from_device(png: bytes, xml: str) -> Screen:
+    """The real screen: text and content-description nodes of the hierarchy (zero-size nodes skipped), and
+    every ``EditText`` as an editable field (empty or not)."""
+    nodes: list[ScreenNode] = []
+    try:
+        root = ET.fromstring(xml)
+    except ET.ParseError as exc:
+        raise ConfigError(f"the initial hierarchy is not XML: {exc}") from None
+    for node in root.iter("node"):
+        box = parse_bounds(node.get("bounds", "[0,0][0,0]"))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            continue
+        clickable = node.get("clickable") == "true" or node.get("long-clickable") == "true"
+        editable = node.get("class", "").endswith("EditText")
+        text, desc = node.get("text", "").strip(), node.get("content-desc", "").strip()
+        if text or editable:
+            kind: NodeKind = "value" if editable else ("control" if clickable else "text")
+            nodes.append(ScreenNode(text, kind, clickable, editable, box))
+        if desc and desc != text:
+            nodes.append(ScreenNode(desc, "label", clickable, False, box))
+    return Screen(png, xml, nodes, "device")
+
+
+def screen_from_render(render: Any, fmt: WorldModelFormat, screen_size: tuple[int, int]) -> Screen:
+    """A rendered prediction as a screen: its visible evidence nodes, boxes scaled from CSS px to screen px."""
+    vp = fmt.viewport
+    fx, fy = screen_size[0] / vp.width, screen_size[1] / vp.height
+    nodes: list[ScreenNode] = []
+    evidence = getattr(render, "evidence", None)
+    for n in (evidence.visible_nodes if evidence is not None else []):
+        box = None
+        if n.box is not None:
+            x, y, w, h = n.box
+            box = (round(x * fx), round(y * fy), round((x + w) * fx), round((y + h) * fy))
+        nodes.append(ScreenNode(n.text.strip(), n.kind, bool(n.control), bool(n.editable or n.kind in
+                                                                                ("value", "placeholder")), box))
+    return Screen(render.png, synth_hierarchy(nodes, screen_size), nodes, "prediction")
+
+
+def screen_from_image(png: bytes) -> Screen:
+    """An image-only prediction: a screen with no readable text."""
+    return Screen(png, synth_hierarchy([], None), [], "prediction")
+
+
+def synth_hierarchy(nodes: Sequence[ScreenNode], screen_size: tuple[int, int] | None) -> str:
+    """A uiautomator-like hierarchy of ``nodes`` (label nodes as content descriptions)."""
+    root = ET.Element("hierarchy", rotation="0")
+    if screen_size:
+        top = ET.SubElement(root, "node", index="0", text="", bounds=f"[0,0][{screen_size[0]},{screen_size[1]}]")
+        top.set("class", "android.widget.FrameLayout")
+    else:
+        top = root
+    for i, n in enumerate(nodes):
+        if n.box is None:
+            continue
+        left, t, right, bottom = n.box
+        label = n.kind in ("label", "icon")
+        el = ET.SubElement(top, "node", index=str(i), text="" if label else n.text,
+                           bounds=f"[{left},{t}][{right},{bottom}]")
+        el.set("content-desc", n.text if label else "")
+        el.set("class", "android.widget.EditText" if n.editable else
+               ("android.widget.Button" if n.control else "android.widget.TextView"))
+        el.set("clickable", "true" if n.control else "false")
+    return ET.tostring(root, encoding="unicode")
+
+
+# -- target present and actionable --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an action's target is present and actionable on the screen it is applied to.
+
+    ``how``: ``control`` / ``text`` / ``label`` (a region matching the target's text or description, the
+    best kind found), ``editable`` (a type action or a text field target found an editable field),
+    ``point`` (an element-less tap lands on a visible region), ``always`` (key, swipe, drag, wait),
+    ``unidentified`` (a tap target with no text, description or field class: not checkable, counted
+    actionable), ``initial`` (reference action 1 on the real initial screen), ``absent`` or ``unusable``
+    (the screen is an unusable prediction)."""
+
+    present: bool
+    how: str
+    matched: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"present": self.present, "how": self.how, "matched": self.matched}
+
+
+def _editable(screen: Screen) -> ScreenNode | None:
+    return next((n for n in screen.nodes if n.editable or n.kind in ("value", "placeholder")), None)
+
+
+def target_verdict(action: Action, screen: Screen) -> Verdict:
+    """Is ``action``'s target present and actionable on ``screen``?
+
+    * key / swipe / drag / wait: always (they need no particular element);
+    * type: an editable field (a value, placeholder or editable region) is visible;
+    * tap / long press with an element: a visible region whose text equals the element's text or content
+      description (normalised; a line of a multi-line region counts), preferring a control region, then a
+      text region, then a label; an element with neither but a text-field class needs an editable field;
+      any other element without text is not checkable and counts as actionable;
+    * tap / long press without an element: a visible region lies under the point.
+    """
+    if action.type in ALWAYS_ACTIONABLE:
+        return Verdict(True, "always")
+    if action.type == "type":
+        field_node = _editable(screen)
+        return Verdict(field_node is not None, "editable" if field_node else "absent",
+                       field_node.text if field_node else None)
+    el: Element | None = action.element
+    if el is None:
+        if action.x is None or action.y is None:
+            return Verdict(False, "absent")
+        hit = [n for n in screen.nodes if n.contains(action.x, action.y)]
+        return Verdict(bool(hit), "point" if hit else "absent", hit[0].text if hit else None)
+    targets = [t for t in (el.text, el.content_desc) if t.strip()]
+    if not targets:
+        if el.cls.endswith("EditText"):
+            field_node = _editable(screen)
+            return Verdict(field_node is not None, "editable" if field_node else "absent",
+                           field_node.text if field_node else None)
+        return Verdict(True, "unidentified")
+    found = [n for n in screen.nodes if any(n.matches(t) for t in targets)]
+    if not found:
+        return Verdict(False, "absent")
+    best = (next((n for n in found if n.control), None)
+            or next((n for n in found if n.kind not in ("label", "icon")), None) or found[0])
+    how = "control" if best.control else ("label" if best.kind in ("label", "icon") else "text")
+    return Verdict(True, how, best.text)
+
+
+# -- milestones -----------------------------------------------------------------------------------------------
+
+@dataclass
+class OrderedMilestones:
+    """Ordered milestone progress on generated screens: milestone i can only be reached on a screen at or
+    after the one that reached milestone i-1; several may be reached on the same screen."""
+
+    milestones: list[Milestone]
+    reached_at: list[int | None] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.reached_at = [None] * len(self.milestones)
+
+    @property
+    def reached(self) -> int:
+        return sum(s is not None for s in self.reached_at)
+
+    @property
+    def progress(self) -> float:
+        return self.reached / len(self.milestones) if self.milestones else 0.0
+
+    def update(self, step: int, view: ScreenView) -> list[str]:
+        """Evaluate on the screen generated at ``step``; returns the ids newly reached."""
+        new: list[str] = []
+        while self.reached < len(self.milestones):
+            m = self.milestones[self.reached]
+            if not evaluate(m.screen_check or m.check, view):
+                break
+            self.reached_at[self.reached] = step
+            new.append(m.id)
+        return new
+
+    def records(self) -> list[dict[str, Any]]:
+        return [{"id": m.id, "reached_at": s} for m, s in zip(self.milestones, self.reached_at, strict=True)]
+
+
+# -- initial observations -------------------------------------------------------------------------------------
+
+def initial_key(task: Task) -> str:
+    """What the initial screen depends on: the task id, base snapshot, setup and saved initial snapshot."""
+    data = [task.id, task.base_snapshot, task.setup, task.provenance.initial_snapshot]
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class InitialCache:
+    """Initial observations on disk: ``<dir>/<task id>-<key>.png`` and ``.xml`` (the key changes with the
+    task's base snapshot and setup, so a stale screen is never reused)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def paths(self, task: Task) -> tuple[Path, Path]:
+        stem = f"{task.id}-{initial_key(task)}"
+        return self.root / f"{stem}.png", self.root / f"{stem}.xml"
+
+    def get(self, task: Task) -> tuple[bytes, str] | None:
+        png, xml = self.paths(task)
+        if png.is_file() and xml.is_file():
+            return png.read_bytes(), xml.read_text(encoding="utf-8")
+        return None
+
+    def put(self, task: Task, png: bytes, xml: str) -> None:
+        png_path, xml_path = self.paths(task)
+        _write_bytes(xml_path, xml.encode("utf-8"))
+        _write_bytes(png_path, png)  # written last: its presence marks a complete entry
+
+
+def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: str | None = None,
+                         data_dir: Path | None = None,
+                         on_task: Callable[[Task, bool], None] | None = None) -> dict[str, tuple[bytes, str]]:
+    """``task id -> (png, xml)`` of every task's real initial screen: from the cache, else by resetting the
+    task on a device (``device``, else the attached one, else an embedded virtual device with its state
+    under ``data_dir``) and caching what it shows. ``on_task(task, from_cache)`` reports progress."""
+    out: dict[str, tuple[bytes, str]] = {}
+    missing: list[Task] = []
+    for task in tasks:
+        hit = cache.get(task)
+        if hit is None:
+            missing.append(task)
+        else:
+            out[task.id] = hit
+            if on_task:
+                on_task(task, True)
+    if missing:
+        from emukit.commands.build import default_data_dir
+        from emukit.device.select import one_device
+        from emukit.tasks.session import TaskSession
+
+        with one_device(device, data_dir or default_data_dir()) as driver:
+            for task in missing:
+                session = TaskSession(driver, task)
+                session.reset()
+                if not session.png or not session.xml:
+                    raise DeviceError(f"task {task.id}: the device gave no initial screen after the reset")
+                cache.put(task, session.png, session.xml)
+                out[task.id] = (session.png, session.xml)
+                if on_task:
+                    on_task(task, False)
+    return out
+
+
+# -- one step -------------------------------------------------------------------------------------------------
+
+@dataclass
+class StepRun:
+    """One step of a rollout: the action, the verdict on the screen it was applied to, the prediction, its
+    render, and the milestones the generated screen reached."""
+
+    step: int
+    action: Action
+    screen_in: str  # "device" or "prediction"
+    verdict: Verdict
+    prediction: Prediction | None = None
+    request_error: str | None = None
+    render: Any = None
+    screen: Screen | None = None
+    milestones: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def prediction_status(self) -> str:
+        if self.request_error is not None:
+            return "request_not_built"
+        p = self.prediction
+        if p is None:
+            return "not_run"
+        if not p.ok:
+            return "failed"
+        return "ok" if p.html else "image_only"
+
+    @property
+    def render_status(self) -> str:
+        if self.prediction_status == "image_only":
+            return "not_needed"
+        return getattr(self.render, "status", "not_run") if self.render is not None else "not_run"
+
+    @property
+    def usable(self) -> bool:
+        """A screen came out of it that the next step can be applied to."""
+        return self.screen is not None
+
+    def record(self) -> dict[str, Any]:
+        p = self.prediction
+        out: dict[str, Any] = {
+            "step": self.step,
+            "action": self.action.model_dump(mode="json", exclude_none=True, exclude={"elapsed_ms"}),
+            "screen_in": self.screen_in, "target": self.verdict.to_dict(),
+            "prediction": {"status": self.prediction_status,
+                           "error": self.request_error or (p.error if p else None),
+                           "cached": bool(p and p.cached)},
+            "render": {"status": self.render_status, "error": getattr(self.render, "error", None)},
+            "usable": self.usable, "milestones_reached": list(self.milestones),
+            "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+        }
+        if self.screen is not None:
+            out["screen"] = {"sha256": self.screen.digest, "texts": list(self.screen.texts)}
+        return out
+
+
+@dataclass
+class StepModel:
+    """What every step needs: the format, the adapter, the renderer and the screen size."""
+
+    fmt: WorldModelFormat
+    adapter: ModelAdapter
+    renderer: Any
+    screen_size: tuple[int, int]
+    render_timeout_s: float | None = None
+
+    def request(self, screen: Screen, action: Action) -> tuple[dict[str, Any], PredictionContext]:
+        """The observation-condition request for ``action`` on ``screen`` (the pair evaluator's request with
+        the task contract), and its prediction context."""
+        body = self.fmt.build_request(screen.png, action, screen_size=self.screen_size, family=TASK_FAMILY,
+                                      contract=TASK_CONTRACT)
+        vp = self.fmt.viewport
+        ctx = PredictionContext(family=TASK_FAMILY, condition="observation", format=self.fmt.name,
+                                viewport=(vp.width, vp.height, vp.device_scale_factor), action=action,
+                                screen_size=self.screen_size, observation_png=screen.png,
+                                observation_xml=screen.xml)
+        return body, ctx
+
+    def run(self, run: StepRun, screen: Screen) -> None:
+        """Predict, render and read the next screen into ``run`` (never raises for a bad prediction)."""
+        t0 = time.perf_counter()
+        try:
+            body, ctx = self.request(screen, run.action)
+        except Exception as exc:  # noqa: BLE001 - sample preserving: the step is kept as failed
+            run.request_error = f"request not built: {type(exc).__name__}: {exc}"
+            return
+        run.seconds["request"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        run.prediction = self.adapter.predict_many([(body, ctx)])[0]
+        run.seconds["predict"] = time.perf_counter() - t0
+        pred = run.prediction
+        if not pred.ok:
+            return
+        if not pred.html:
+            run.screen = screen_from_image(pred.image or b"")
+            return
+        vp = self.fmt.viewport
+        t0 = time.perf_counter()
+        run.render = self.renderer.render(pred.html, (vp.width, vp.height), vp.device_scale_factor,
+                                          timeout_s=self.render_timeout_s)
+        run.seconds["render"] = time.perf_counter() - t0
+        if run.render.status == "ok" and run.render.png:
+            run.screen = screen_from_render(run.render, self.fmt, self.screen_size)
+
+
+# -- tracks ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class TrackRun:
+    """One task on one track: the steps, the scores and why the rollout stopped."""
+
+    task_id: str
+    track: Literal["reference", "agent"]
+    steps: list[StepRun]
+    milestones: OrderedMilestones
+    stop_reason: str
+    n_reference: int = 0
+
+    @property
+    def prefix(self) -> int:
+        """Reference track: leading steps whose target was present and actionable."""
+        n = 0
+        for s in self.steps:
+            if not s.verdict.present:
+                break
+            n += 1
+        return n
+
+    @property
+    def action_progress(self) -> float | None:
+        if self.track != "reference":
+            return None
+        return self.prefix / self.n_reference if self.n_reference else 0.0
+
+    def record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"track": self.track, "stop_reason": self.stop_reason, "steps_run": len(self.steps),
+                               "milestone_progress": self.milestones.progress,
+                               "milestones_reached": self.milestones.reached,
+                               "milestones_total": len(self.milestones.milestones),
+                               "milestones": self.milestones.records()}
+        if self.track == "reference":
+            out.update({"action_progress": self.action_progress, "action_prefix": self.prefix,
+                        "reference_actions": self.n_reference})
+        out["steps"] = [s.record() for s in self.steps]
+        return out
+
+
+def reference_track(task: Task, initial: Screen, model: StepModel, *, max_steps: int | None = None) -> TrackRun:
+    """Roll the model along the task's reference actions (see the module docstring)."""
+    reference = list(task.provenance.reference)
+    if not reference:
+        raise ConfigError(f"task {task.id} has no reference trajectory (provenance.reference); record one with "
+                          "emukit tasks record")
+    limit = len(reference) if max_steps is None else max(1, min(max_steps, len(reference)))
+    milestones = OrderedMilestones(list(task.milestones))
+    steps: list[StepRun] = []
+    screen = initial
+    stop = "reference finished"
+    for i, action in enumerate(reference[:limit], 1):
+        verdict = Verdict(True, "initial") if i == 1 else target_verdict(action, screen)
+        run = StepRun(i, action, screen.source, verdict)
+        steps.append(run)
+        model.run(run, screen)
+        if run.screen is None:
+            stop = "world model output unusable"
+            if i < len(reference):
+                steps.append(StepRun(i + 1, reference[i], "prediction", Verdict(False, "unusable")))
+            break
+        run.milestones = milestones.update(i, run.screen.view())
+        screen = run.screen
+    else:
+        if limit < len(reference):
+            stop = f"step limit {limit}"
+    return TrackRun(task.id, "reference", steps, milestones, stop, len(reference))
+
+
+def agent_track(task: Task, initial: Screen, model: StepModel, agent: Agent, *,
+                stagnation_k: int = DEFAULT_STAGNATION_K, max_steps: int | None = None) -> TrackRun:
+    """The online loop: the agent acts on the current (generated) screen until it terminates, the world
+    model's output is unusable, the screen stagnates or the step budget runs out."""
+    if stagnation_k < 1:
+        raise ConfigError(f"stagnation K must be >= 1, got {stagnation_k}")
+    budget = task.step_budget if max_steps is None else max(1, min(max_steps, task.step_budget))
+    milestones = OrderedMilestones(list(task.milestones))
+    steps: list[StepRun] = []
+    history: list[Action] = []
+    screen = initial
+    previous: Screen | None = None
+    same = 0
+    stop = f"step budget {budget} exhausted"
+    for i in range(1, budget + 1):
+        decision = agent.act(task.instruction, screen.png, i, list(history))
+        if isinstance(decision, Terminate):
+            stop = f"agent terminated: {decision.reason}"
+            break
+        run = StepRun(i, decision, screen.source, target_verdict(decision, screen))
+        steps.append(run)
+        model.run(run, screen)
+        history.append(decision)
+        if run.screen is None:
+            stop = "world model output unusable"
+            break
+        run.milestones = milestones.update(i, run.screen.view())
+        same = same + 1 if run.screen.same_as(previous) else 1
+        previous = screen = run.screen
+        if same >= stagnation_k:
+            stop = f"stagnated ({stagnation_k} identical screens)"
+            break
+    return TrackRun(task.id, "agent", steps, milestones, stop, len(task.provenance.reference))
+
+
+# -- the evaluation -------------------------------------------------------------------------------------------
+
+@dataclass
+class TaskEvalResult:
+    """A finished task evaluation: per-task track runs, the means and the configuration."""
+
+    runs: list[TrackRun]
+    config: dict[str, Any]
+    seconds: float
+    instructions: dict[str, str] = field(default_factory=dict)
+
+    def by_track(self, track: str) -> list[TrackRun]:
+        return [r for r in self.runs if r.track == track]
+
+    def summary(self) -> dict[str, Any]:
+        """Mean scores per track (over tasks)."""
+        out: dict[str, Any] = {}
+        for track in TRACKS:
+            runs = self.by_track(track)
+            if not runs:
+                continue
+            entry: dict[str, Any] = {"tasks": len(runs),
+                                     "milestone_progress": sum(r.milestones.progress for r in runs) / len(runs)}
+            if track == "reference":
+                entry["action_progress"] = sum(r.action_progress or 0.0 for r in runs) / len(runs)
+            else:
+                entry["mean_steps"] = sum(len(r.steps) for r in runs) / len(runs)
+            out[track] = entry
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        tasks: dict[str, dict[str, Any]] = {}
+        for r in self.runs:
+            entry = tasks.setdefault(r.task_id, {"task_id": r.task_id,
+                                                 "instruction": self.instructions.get(r.task_id, "")})
+            entry[r.track] = r.record()
+        return {"emukit_task_evaluation": 1, "config": self.config, "seconds": round(self.seconds, 3),
+                "summary": self.summary(), "tasks": list(tasks.values())}
+
+
+def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]], *, adapter: ModelAdapter,
+                   format_name: str = "code2world", tracks: Sequence[str] = ("reference",),
+                   agent: Agent | ReferenceAgents | Callable[[Task], Agent] | None = None,
+                   renderer: Any = None,
+                   stagnation_k: int = DEFAULT_STAGNATION_K, max_steps: int | None = None,
+                   render_timeout_s: float | None = None,
+                   on_run: Callable[[TrackRun], None] | None = None) -> TaskEvalResult:
+    """Evaluate ``adapter`` on ``tasks`` on the given tracks. ``initial``: task id -> (png, xml) of the real
+    initial screen (:func:`initial_observations`); ``agent``: an agent, or a factory making one per task
+    (the agent track); ``renderer``: a started :class:`~emukit.evaluate.render.Renderer` (default: one of
+    its own, closed at the end); ``max_steps`` caps every rollout (None: the reference length / the step
+    budget)."""
+    unknown = [t for t in tracks if t not in TRACKS]
+    if unknown or not tracks:
+        raise ConfigError(f"unknown track(s) {', '.join(unknown) or '(none)'}; expected {' / '.join(TRACKS)}")
+    if "agent" in tracks and agent is None:
+        raise ConfigError("the agent track needs an agent")
+    fmt = get_format(format_name)
+    own = renderer is None
+    if own:
+        from emukit.evaluate.render import Renderer
+
+        renderer = Renderer(pool_size=1).start()
+    started = time.perf_counter()
+    runs: list[TrackRun] = []
+    instructions: dict[str, str] = {}
+    try:
+        for task in tasks:
+            if task.id not in initial:
+                raise ConfigError(f"no initial observation for task {task.id}")
+            png, xml = initial[task.id]
+            first = screen_from_device(png, xml)
+            model = StepModel(fmt, adapter, renderer, png_size(png), render_timeout_s)
+            instructions[task.id] = task.instruction
+            if "reference" in tracks:
+                runs.append(reference_track(task, first, model, max_steps=max_steps))
+                if on_run:
+                    on_run(runs[-1])
+            if "agent" in tracks:
+                assert agent is not None
+                task_agent = agent if isinstance(agent, Agent) else agent(task)
+                runs.append(agent_track(task, first, model, task_agent, stagnation_k=stagnation_k,
+                                        max_steps=max_steps))
+                if on_run:
+                    on_run(runs[-1])
+    finally:
+        if own:
+            renderer.close()
+    config = {"model": adapter.name, "format": format_name, "tracks": list(tracks), "family": TASK_FAMILY,
+              "stagnation_k": stagnation_k, "max_steps": max_steps,
+              "agent": getattr(agent, "name", None) if "agent" in tracks else None}
+    return TaskEvalResult(runs, config, time.perf_counter() - started, instructions)
+
+
+# -- outputs --------------------------------------------------------------------------------------------------
+
+def write_task_results(result: TaskEvalResult, out_dir: Path) -> Path:
+    """``<out>/task-results.json``; returns its path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "task-results.json"
+    path.write_text(json.dumps(result.to_json(), indent=1, ensure_ascii=False, default=str) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{100 * v:.1f}"
+
+
+def task_table(result: TaskEvalResult) -> Any:
+    """A rich Table: one row per task and track, then the mean per track."""
+    from rich.table import Table
+
+    cfg = result.config
+    table = Table(title=f"{cfg['model']} - {cfg['format']} - tasks (%)")
+    for col, just in (("task", "left"), ("track", "left"), ("action progress", "right"),
+                      ("milestones", "right"), ("milestone progress", "right"), ("steps", "right"),
+                      ("stopped", "left")):
+        table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    for r in result.runs:
+        table.add_row(r.task_id, r.track, _pct(r.action_progress),
+                      f"{r.milestones.reached}/{len(r.milestones.milestones)}", _pct(r.milestones.progress),
+                      str(len(r.steps)), r.stop_reason)
+    for track, s in result.summary().items():
+        table.add_row(f"[bold]mean ({s['tasks']} tasks)[/bold]", track, _pct(s.get("action_progress")), "",
+                      _pct(s["milestone_progress"]), "", "", style="bold")
+    return table
+
+
+def markdown_report(result: TaskEvalResult) -> str:
+    """A short Markdown report: the summary, then per task and track the step-by-step verdicts."""
+    cfg = result.config
+    lines = [f"# Task evaluation: {cfg['model']} ({cfg['format']})", "",
+             "| track | tasks | action progress | milestone progress |", "|---|---|---|---|"]
+    for track, s in result.summary().items():
+        lines.append(f"| {track} | {s['tasks']} | {_pct(s.get('action_progress'))} | "
+                     f"{_pct(s['milestone_progress'])} |")
+    for r in result.runs:
+        lines += ["", f"## {r.task_id} - {r.track}", "",
+                  f"{result.instructions.get(r.task_id, '')}", "",
+                  f"Stopped: {r.stop_reason}. Milestones {r.milestones.reached}/{len(r.milestones.milestones)}"
+                  + (f"; action progress {r.prefix}/{r.n_reference}." if r.track == "reference" else "."), "",
+                  "| step | action | target | prediction | render | milestones |", "|---|---|---|---|---|---|"]
+        for s in r.steps:
+            a = s.action
+            desc = a.type + (f" {a.element.describe()}" if a.element else "") + (f" {a.text!r}" if a.text else "") \
+                + (f" {KEY_NAMES.get(a.key, a.key)}" if a.key is not None else "")
+            target = ("yes" if s.verdict.present else "no") + f" ({s.verdict.how})"
+            lines.append(f"| {s.step} | {desc.replace('|', '/')} | {target} | {s.prediction_status} | "
+                         f"{s.render_status} | {', '.join(s.milestones)} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_task_report(result: TaskEvalResult, out_dir: Path) -> Path:
+    """``<out>/task-report.md``; returns its path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "task-report.md"
+    path.write_text(markdown_report(result), encoding="utf-8")
+    return path

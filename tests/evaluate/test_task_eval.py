@@ -1,0 +1,318 @@
+"""Task-based world-model evaluation (``emukit evaluate --tasks``) on the shipped task ``code_to_new_note_01``.
+
+The real initial screen comes from a real virtual device (the task reset behind the real adb server) and is
+cached; predictions are rendered in the real headless Chromium. The bundled reference models give hand-derived
+scores: the initial screen is the launcher, so reference action 2 (tap a file inside Markor) has no target on
+any copy of it and the reference-action progress is 1 over the number of reference actions; the copied screen
+never changes, so the agent loop stagnates after K steps and no milestone is reached. A test-only adapter that shows known pages drives milestone progress to 1.0
+and exercises the ordering rule.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from emukit.cli import main
+from emukit.device.actions import Action, Element
+from emukit.errors import ConfigError
+from emukit.evaluate.adapters import create_adapter
+from emukit.evaluate.adapters.base import ModelAdapter, Prediction
+from emukit.evaluate.agents import (
+    INVALID_OUTPUT,
+    OpenAIAgent,
+    ScriptedAgent,
+    Terminate,
+    create_agent,
+    parse_agent_output,
+)
+from emukit.evaluate.parsers.normalize import normalize_text
+from emukit.evaluate.tasks import (
+    TASK_CONTRACT,
+    InitialCache,
+    StepModel,
+    agent_track,
+    evaluate_tasks,
+    initial_observations,
+    reference_track,
+    screen_from_device,
+    target_verdict,
+)
+from emukit.tasks.files import load_tasks
+from emukit.wm import get_format
+from tests.evaluate.render_support import shared_renderer
+from tests.evaluate.test_adapters import Stub, completion
+
+TASK_ID = "code_to_new_note_01"
+
+
+@pytest.fixture(scope="module")
+def task():
+    return load_tasks(ids=[TASK_ID])[0]
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("task-eval")
+
+
+@pytest.fixture(scope="module")
+def initial(vdevice, task, out_dir, tmp_path_factory):
+    """The task's initial screen, captured once on the module's virtual device into ``out_dir/initial``."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("EMUKIT_DATA", str(tmp_path_factory.mktemp("data")))
+        return initial_observations([task], InitialCache(out_dir / "initial"), device=vdevice.serial)
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    return shared_renderer()
+
+
+def step_model(model: str | ModelAdapter, renderer, initial, fmt: str = "code2world") -> StepModel:
+    adapter = create_adapter(model) if isinstance(model, str) else model
+    png = initial[TASK_ID][0]
+    return StepModel(get_format(fmt), adapter, renderer, Image.open(io.BytesIO(png)).size)
+
+
+def first_screen(initial):
+    return screen_from_device(*initial[TASK_ID])
+
+
+def target(action: Action) -> str:
+    """A reference action's target text: its element's text, else its content description."""
+    return (action.element.text or action.element.content_desc) if action.element else ""
+
+
+def milestone_text(m) -> str:
+    """The text a milestone's single-leaf screen check looks for."""
+    leaf = m.screen_check.screen
+    assert leaf is not None and not leaf.absent, m.id
+    return leaf.text or leaf.text_contains or leaf.content_desc
+
+
+# -- a test-only world model ------------------------------------------------------------------------------
+
+def page(*body: str, bg: str = "#ffffff") -> str:
+    """A 1080x2400 Code2World page holding ``body`` (HTML fragments, one block each)."""
+    blocks = "".join(f'<div style="margin:40px">{b}</div>' for b in body)
+    return (f'<!DOCTYPE html><html><head><style>body{{margin:0}}#render-target{{width:1080px;height:2400px;'
+            f'background:{bg};font:48px sans-serif}}button{{font:inherit;min-width:200px;min-height:90px}}'
+            f'</style></head><body><div id="render-target">{blocks}</div></body></html>')
+
+
+class PagesAdapter(ModelAdapter):
+    """Answers the n-th request with the n-th page (the last one repeats); ``None`` is a failed prediction."""
+
+    name = "test:pages"
+
+    def __init__(self, pages: list[str | None]) -> None:
+        self.pages = pages
+        self.requests: list[tuple[dict, object]] = []
+
+    def predict(self, request, context=None) -> Prediction:
+        self.requests.append((request, context))
+        html = self.pages[min(len(self.requests), len(self.pages)) - 1]
+        return Prediction(error="generation failed: scripted") if html is None else Prediction(html=html, raw=html)
+
+
+# -- initial observation ----------------------------------------------------------------------------------
+
+def test_initial_screen_is_captured_from_the_device_and_cached(initial, task, out_dir):
+    png, xml = initial[TASK_ID]
+    assert Image.open(io.BytesIO(png)).size == (1080, 2400)
+    screen = first_screen(initial)
+    labels = {n.text: n for n in screen.nodes}
+    assert {"Markor", "Settings"} <= set(labels)
+    assert labels["Markor"].control and not all(n.control for n in screen.nodes)
+    cache = InitialCache(out_dir / "initial")
+    assert all(p.is_file() for p in cache.paths(task))
+    # a rerun needs no device: a serial that is not attached is never contacted
+    again = initial_observations([task], cache, device="no-such-serial")
+    assert again[TASK_ID] == (png, xml)
+    with pytest.raises(ConfigError, match="no-such-serial"):
+        initial_observations([task], InitialCache(out_dir / "empty-cache"), device="no-such-serial")
+
+
+# -- the bundled reference models -------------------------------------------------------------------------
+
+def test_copy_current_reference_and_agent_tracks(initial, task, renderer):
+    reference = task.provenance.reference
+    launcher = {normalize_text(n.text) for n in first_screen(initial).nodes}
+    assert normalize_text(target(reference[1])) not in launcher  # action 2 opens a Markor note: not on the launcher
+    result = evaluate_tasks([task], initial, adapter=create_adapter("ref:copy-current"), format_name="code2world",
+                            tracks=("reference", "agent"), agent=ScriptedAgent(reference), renderer=renderer)
+    ref, agent = result.runs
+    # reference track: every action rolled, the screen never changes
+    assert ref.track == "reference" and len(ref.steps) == len(reference) and ref.stop_reason == "reference finished"
+    assert all(s.prediction_status == "ok" and s.render_status == "ok" for s in ref.steps)
+    assert len({s.screen.digest for s in ref.steps}) == 1
+    shown = set(ref.steps[0].screen.texts)
+    assert shown and shown <= launcher  # a copy of the launcher: nothing new appears
+    for step, action in zip(ref.steps[1:], reference[1:], strict=True):
+        v = step.verdict
+        if action.type in ("key", "swipe", "drag", "wait"):
+            assert v.how == "always"
+        elif action.type == "type" or not target(action):  # text fields and typing: the launcher has none
+            assert v.how == "absent", (step.step, v)
+        else:
+            assert v.present == (normalize_text(target(action)) in shown), (step.step, v)
+    assert ref.steps[0].verdict.how == "initial" and ref.steps[1].verdict.how == "absent"
+    assert ref.prefix == 1 and ref.action_progress == pytest.approx(1 / len(reference))
+    assert ref.milestones.reached == 0 and ref.milestones.reached_at == [None] * len(task.milestones)
+    # agent track: the copied screen repeats, so the loop stagnates after K = 3 steps
+    assert agent.track == "agent" and len(agent.steps) == 3
+    assert agent.stop_reason == "stagnated (3 identical screens)"
+    assert agent.steps[0].verdict.how == "control" and agent.steps[0].verdict.matched == target(reference[0])
+    assert agent.milestones.progress == 0.0
+    doc = result.to_json()
+    assert doc["summary"]["reference"]["action_progress"] == pytest.approx(1 / len(reference))
+    assert doc["summary"]["agent"]["milestone_progress"] == 0.0
+    step = doc["tasks"][0]["reference"]["steps"][1]
+    assert step["action"]["element"]["text"] == reference[1].element.text and step["target"]["present"] is False
+    assert step["prediction"]["status"] == "ok" and step["render"]["status"] == "ok"
+
+
+def test_surface_model_applies_with_the_nominal_family(initial, task, renderer):
+    model = step_model("ref:surface", renderer, initial, fmt="gworld")
+    ref = reference_track(task, first_screen(initial), model, max_steps=3)
+    assert len(ref.steps) == 3 and ref.stop_reason == "step limit 3"
+    assert "no items" in ref.steps[0].screen.texts  # the Files surface of the persistent family, no state
+    assert ref.prefix == 1 and ref.action_progress == pytest.approx(1 / len(task.provenance.reference))
+    run = agent_track(task, first_screen(initial), model, ScriptedAgent(task.provenance.reference), stagnation_k=2)
+    assert len(run.steps) == 2 and run.stop_reason == "stagnated (2 identical screens)"
+    assert run.milestones.reached == 0
+
+
+# -- a test-only world model with known screens -----------------------------------------------------------
+
+def test_milestones_in_order_and_reference_progress(initial, task, renderer):
+    m1, m2, m3, m4 = (milestone_text(m) for m in task.milestones)
+    reference = task.provenance.reference
+    t2, t3, t4 = (target(a) for a in reference[1:4])
+    pages = [
+        page(m2, t2),  # milestone 2's text before milestone 1: no tick
+        page(m1, f'<button aria-label="{t3}"></button>'),  # milestone 1
+        page(m2, f"<button>{t4}</button>"),  # milestone 2
+        page(f"{m3}.md", m4),  # milestones 3 and 4 on the same prediction
+        page("Nothing here"),
+    ]
+    adapter = PagesAdapter(pages)
+    run = reference_track(task, first_screen(initial), step_model(adapter, renderer, initial), max_steps=5)
+    assert [s.verdict.how for s in run.steps] == ["initial", "text", "control", "control", "absent"]
+    assert [s.verdict.matched for s in run.steps[1:4]] == [t2, t3, t4]
+    assert run.prefix == 4 and run.action_progress == pytest.approx(4 / len(reference))
+    assert run.milestones.reached_at == [2, 3, 4, 4] and run.milestones.progress == 1.0
+    assert [s.milestones for s in run.steps] == [[], [task.milestones[0].id], [task.milestones[1].id],
+                                                 [task.milestones[2].id, task.milestones[3].id], []]
+    # step 1 sees the real screen; every later step the model's own previous prediction, rendered
+    (body, ctx1), (_, ctx2) = adapter.requests[0], adapter.requests[1]
+    assert ctx1.observation_png == initial[TASK_ID][0]
+    assert ctx2.observation_png == run.steps[0].screen.png and t2 in ctx2.observation_xml
+    assert TASK_CONTRACT in json.dumps(body)
+
+
+def test_failed_prediction_is_kept_and_ends_the_rollout(initial, task, renderer):
+    run = reference_track(task, first_screen(initial), step_model(PagesAdapter([None]), renderer, initial))
+    assert run.stop_reason == "world model output unusable" and len(run.steps) == 2
+    assert run.steps[0].prediction_status == "failed" and run.steps[0].render_status == "not_run"
+    assert run.steps[1].verdict.how == "unusable" and run.prefix == 1
+    assert run.record()["steps"][0]["prediction"]["error"] == "generation failed: scripted"
+    # the agent loop: stagnation by visible text (the PNGs differ), then an unusable prediction
+    same_text = [page(milestone_text(task.milestones[0]), bg=bg) for bg in ("#fff", "#eee", "#ddd")]
+    agent = ScriptedAgent(task.provenance.reference)
+    run = agent_track(task, first_screen(initial), step_model(PagesAdapter(same_text), renderer, initial), agent)
+    assert len(run.steps) == 3 and run.stop_reason == "stagnated (3 identical screens)"
+    assert len({s.screen.digest for s in run.steps}) == 3 and run.milestones.reached_at[0] == 1
+    run = agent_track(task, first_screen(initial), step_model(PagesAdapter([same_text[0], None]), renderer, initial),
+                      agent)
+    assert run.stop_reason == "world model output unusable" and len(run.steps) == 2
+    run = agent_track(task, first_screen(initial), step_model(PagesAdapter(same_text), renderer, initial),
+                      ScriptedAgent([]))
+    assert run.steps == [] and run.stop_reason == "agent terminated: script finished"
+
+
+def test_target_verdicts_on_a_rendered_screen(initial, renderer):
+    from emukit.evaluate.tasks import screen_from_render
+
+    fmt = get_format("code2world")
+    res = renderer.render(page("Hello", '<input placeholder="Name">', '<button aria-label="More options"></button>',
+                               '<span style="display:none">Ghost</span>'), (1080, 2400), 1.0)
+    screen = screen_from_render(res, fmt, (1080, 2400))
+    hello = next(n for n in screen.nodes if n.text == "Hello")
+
+    def tap(**element) -> Action:
+        return Action(type="tap", x=1, y=1, element=Element(**element))
+
+    assert target_verdict(tap(text="hello"), screen).how == "text"  # normalised match
+    assert target_verdict(tap(content_desc="More options"), screen).how == "control"
+    assert not target_verdict(tap(text="Ghost"), screen).present  # hidden text is no evidence
+    assert target_verdict(tap(cls="android.widget.EditText"), screen).how == "editable"
+    assert target_verdict(tap(cls="android.widget.ImageView"), screen).how == "unidentified"
+    assert target_verdict(Action(type="type", text="x"), screen).how == "editable"
+    assert target_verdict(Action(type="key", key=4), screen).how == "always"
+    x, y = (hello.box[0] + hello.box[2]) // 2, (hello.box[1] + hello.box[3]) // 2
+    assert target_verdict(Action(type="tap", x=x, y=y), screen).matched == "Hello"
+    assert not target_verdict(Action(type="tap", x=5, y=2395), screen).present
+    synth = screen_from_device(res.png, screen.xml)  # the synthesised hierarchy reads back the same texts
+    assert {"Hello", "Name", "More options"} <= {n.text for n in synth.nodes}
+
+
+# -- agents -----------------------------------------------------------------------------------------------
+
+def test_agent_output_parsing():
+    assert parse_agent_output('```json\n{"action": "tap", "x": 10, "y": 20}\n```') == Action(type="tap", x=10, y=20)
+    assert parse_agent_output('I press back: {"action": "key", "key": "back"}') == Action(type="key", key=4)
+    assert parse_agent_output('{"action": "type", "text": "Badge"}') == Action(type="type", text="Badge")
+    assert parse_agent_output('{"action": "terminate", "reason": "done"}') == Terminate("done")
+    for bad in ("", "tap the icon", '{"action": "tap"}', '{"action": "fly", "x": 1}', "[1, 2]"):
+        assert parse_agent_output(bad) == Terminate(INVALID_OUTPUT), bad
+
+
+def test_openai_agent_against_a_local_endpoint():
+    stub = Stub([(200, completion('{"action": "long_press", "x": 80, "y": 524}'), 0, {})])
+    try:
+        agent = create_agent(f"openai:{stub.url}#agent-model")
+        assert isinstance(agent, OpenAIAgent)
+        buf = io.BytesIO()
+        Image.new("RGB", (4, 8)).save(buf, "PNG")
+        png = buf.getvalue()
+        got = agent.act("Copy the code", png, 2, [Action(type="tap", x=1, y=2)])
+        assert got == Action(type="long_press", x=80, y=524, duration_ms=800)
+        body = stub.requests[0]
+        assert body["model"] == "agent-model"
+        parts = body["messages"][1]["content"]
+        assert parts[0]["image_url"]["url"].startswith("data:image/png;base64,")
+        assert "Copy the code" in parts[1]["text"] and '"x": 1' in parts[1]["text"]
+        stub.script = [(200, completion("Sure! I will tap it."), 0, {})]
+        assert agent.act("Copy the code", png, 3, []) == Terminate(INVALID_OUTPUT)
+    finally:
+        stub.close()
+    down = OpenAIAgent("http://127.0.0.1:9/v1#x", timeout_s=2)
+    assert down.act("t", b"", 1, []).reason.startswith("agent request failed")
+
+
+# -- the command line -------------------------------------------------------------------------------------
+
+def test_cli_task_mode(initial, out_dir, capsys):
+    code = main(["evaluate", "--tasks", TASK_ID, "--model", "ref:copy-current", "--track", "both",
+                 "--max-steps", "3", "--out", str(out_dir), "--device", "no-such-serial", "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    printed = capsys.readouterr().out
+    assert "mean (1 tasks)" in printed and "stagnated" in printed
+    doc = json.loads((out_dir / "task-results.json").read_text())
+    entry = doc["tasks"][0]
+    assert entry["task_id"] == TASK_ID and doc["config"]["tracks"] == ["reference", "agent"]
+    assert entry["reference"]["action_progress"] == pytest.approx(1 / entry["reference"]["reference_actions"])
+    assert entry["reference"]["stop_reason"] == "step limit 3" and len(entry["reference"]["steps"]) == 3
+    assert entry["agent"]["stop_reason"] == "stagnated (3 identical screens)"
+    assert doc["config"]["agent"] == "scripted"
+    assert "## code_to_new_note_01 - reference" in (out_dir / "task-report.md").read_text()
+    # usage errors
+    assert main(["evaluate", "--tasks", TASK_ID, "--model", "ref:surface", "--condition", "observation"]) == 2
+    assert main(["evaluate", "--tasks", TASK_ID]) == 2
+    assert main(["evaluate", "--tasks", "no_such_task", "--model", "ref:surface", "--out", str(out_dir)]) == 1
+    assert main(["evaluate", "--model", "ref:surface", "--out", str(out_dir)]) == 2  # pair mode needs --pairs
