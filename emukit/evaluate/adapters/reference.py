@@ -24,7 +24,12 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext, register
+from emukit.evaluate.adapters.base import (
+    ModelAdapter,
+    Prediction,
+    PredictionContext,
+    register,
+)
 from emukit.wm import png_data_url
 from emukit.wm.state_interface import clock
 
@@ -89,8 +94,11 @@ def copy_current_html(ctx: PredictionContext) -> str:
         if right <= left or bottom <= top:
             continue
         height = (bottom - top) * fy
-        size = max(1.0, min(height * 0.7, 40 * page.s))
-        spans.append(f'<span class="t" style="left:{left * fx:.2f}px;top:{top * fy:.2f}px;width:{(right - left) * fx:.2f}px;'
+        width = (right - left) * fx
+        # fit the box: at most 70 % of its height, and narrow enough that the text (about 0.6 em per
+        # character in DejaVu Sans) is not clipped by the box's width
+        size = max(1.0, min(height * 0.7, 40 * page.s, width / (0.62 * max(1, len(text)))))
+        spans.append(f'<span class="t" style="left:{left * fx:.2f}px;top:{top * fy:.2f}px;width:{width:.2f}px;'
                      f'height:{height:.2f}px;font-size:{size:.2f}px;line-height:{height:.2f}px">{_esc(text)}</span>')
     css = (".shot{position:absolute;left:0;top:0;width:100%;height:100%;display:block}"
            ".t{position:absolute;color:transparent;white-space:nowrap;overflow:hidden}")
