@@ -52,7 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="emukit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"emukit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    from emukit.commands import audit, build, devices, evaluate, export, snapshots, tasks
+    from emukit.commands import (
+        annotate,
+        audit,
+        build,
+        devices,
+        evaluate,
+        export,
+        snapshots,
+        tasks,
+    )
 
     build.register(sub)
     export.register(sub)
@@ -61,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     devices.register(sub)
     snapshots.register(sub)
     tasks.register(sub)
+    annotate.register(sub)
 
     vdev = sub.add_parser("vdevice", help="run and inspect virtual devices")
     vsub = vdev.add_subparsers(dest="vcommand", required=True)

@@ -1,0 +1,77 @@
+"""``emukit annotate TASK_ID``: the annotator's verification web UI for one task."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import signal
+import webbrowser
+from pathlib import Path
+
+from emukit.commands.output import make_console, print_error
+from emukit.errors import ConfigError, EmukitError
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _serve(args: argparse.Namespace) -> None:
+    from emukit.annotate import AnnotateApp, AnnotateServer
+    from emukit.device.select import one_device
+    from emukit.tasks.files import load_tasks, tasks_dir
+
+    console = make_console()
+    if not 0 <= args.port <= 65535:
+        raise ConfigError(f"--port {args.port} is out of range (0-65535; 0 picks a free port)")
+    annotator = (args.annotator or getpass.getuser()).strip()
+    if not annotator:
+        raise ConfigError("--annotator must not be empty")
+    folder = args.tasks_dir or tasks_dir()
+    task = load_tasks(folder, [args.task_id])[0]
+    with one_device(args.device, args.data_dir) as driver:
+        console.print(f"resetting {task.id} to its initial state on {driver.serial}...", highlight=False)
+        app = AnnotateApp(driver, task, tasks_folder=folder, annotator=annotator, data_dir=args.data_dir)
+        app.start()
+        try:
+            server = AnnotateServer(app, args.port)
+        except OSError as exc:
+            raise ConfigError(f"cannot listen on 127.0.0.1:{args.port}: {exc}") from None
+        try:
+            console.print(f"annotating {task.id} on {driver.serial}: open {server.url}  (Ctrl-C to stop)",
+                          highlight=False, soft_wrap=True)
+            if not args.no_browser:
+                webbrowser.open(server.url)
+            server.serve_forever()
+        finally:
+            server.server_close()
+
+
+def _cmd_annotate(args: argparse.Namespace) -> int:
+    previous = signal.signal(signal.SIGTERM, _stop)  # SIGTERM stops like Ctrl-C: the embedded device is stopped
+    try:
+        _serve(args)
+    except KeyboardInterrupt:
+        make_console().print("stopped", highlight=False)
+    except EmukitError as exc:
+        print_error(make_console(stderr=True), "emukit annotate", exc)
+        return 1
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from emukit.commands.build import default_data_dir
+
+    p = sub.add_parser("annotate", help="perform a task in a local web page and record it as its verified "
+                                        "reference trajectory")
+    p.add_argument("task_id", metavar="TASK_ID", help="the task (tasks/<TASK_ID>.yaml)")
+    p.add_argument("--device", help="device serial (default: the one attached, else an embedded virtual device)")
+    p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default 0: any free port)")
+    p.add_argument("--tasks-dir", type=Path, default=None, help="the task folder (default: tasks/)")
+    p.add_argument("--data-dir", type=Path, default=default_data_dir(),
+                   help="where a base snapshot's fingerprint goes when it has to be built")
+    p.add_argument("--annotator", default=None, help="name recorded as provenance.verified_by (default: the user)")
+    p.add_argument("--no-browser", action="store_true", help="only print the URL")
+    p.set_defaults(func=_cmd_annotate)
