@@ -14,9 +14,11 @@ from rich.markup import escape
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A rich console: the terminal's width on a tty, a wide fixed width otherwise."""
+    """A rich console: the terminal's width on a tty; otherwise tables 140 columns wide and text lines never
+    wrapped (a path or an error in a log stays on one line)."""
     stream = sys.stderr if stderr else sys.stdout
-    return Console(stderr=stderr, width=None if stream.isatty() else 140)
+    tty = stream.isatty()
+    return Console(stderr=stderr, width=None if tty else 140, soft_wrap=not tty)
 
 
 def print_error(console: Console, prefix: str, message: object) -> None:

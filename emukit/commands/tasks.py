@@ -19,7 +19,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
     tasks = load_tasks(args.tasks_dir)
     table = Table(title=f"{len(tasks)} milestone tasks")
     for col in ("id", "template", "context", "apps", "milestones", "steps", "budget", "status"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col == "id", overflow="fold")
     for t in tasks:
         table.add_row(t.id, t.template, t.context, ", ".join(t.apps), str(len(t.milestones)),
                       str(len(t.provenance.reference)), str(t.step_budget), t.provenance.status)
@@ -43,7 +43,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     table = Table(title="task verification (reference replayed from the initial state)")
     for col in ("task", "result", "actions", "budget", "milestones reached after action", "expected", "s",
                 "problems"):
-        table.add_column(col, overflow="fold")
+        table.add_column(col, no_wrap=col == "task", overflow="fold")
     failed = 0
     with one_device(args.device, args.data_dir) as driver:
         for task in tasks:
