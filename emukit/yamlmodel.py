@@ -1,10 +1,7 @@
-"""Read a YAML file into a pydantic model with errors that name the file, the line and the field; write
-one back atomically (a crash mid-write never leaves a half-written file)."""
+"""Read a YAML file into a pydantic model with errors that name the file, the line and the field."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -57,7 +54,7 @@ def line_of(raw: object, loc: tuple) -> int | None:
 def read_yaml(path: Path, what: str) -> dict[str, Any]:
     """The YAML mapping in ``path`` with line bookkeeping (``__lines__``); ConfigError on bad YAML."""
     try:
-        raw = yaml.load(path.read_text(), Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        raw = yaml.load(path.read_text(), Loader=_LineLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
@@ -86,18 +83,3 @@ def validate_yaml(path: Path, raw: dict[str, Any], model: type[M], **extra: Any)
 def load_yaml_model(path: Path, model: type[M], what: str, **extra: Any) -> M:
     """:func:`read_yaml` then :func:`validate_yaml`."""
     return validate_yaml(path, read_yaml(path, what), model, **extra)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` through a temporary file in the same folder and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

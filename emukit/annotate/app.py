@@ -10,9 +10,7 @@ after every change, so a poll never sees half of an action; ``seq`` tells the pa
 from __future__ import annotations
 
 import hashlib
-import os
 import struct
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from emukit.atomicio import write_atomic
 from emukit.device.actions import KEY_NAMES, Action, ActionType
 from emukit.device.driver import Driver
 from emukit.errors import EmukitError
@@ -124,20 +123,6 @@ def describe(action: Action) -> str:
     return text
 
 
-def _write_bytes_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 class AnnotateApp:
     """One task on one device for the annotator: perform actions, restart, save the initial state, mark the
     task verified or rejected. ``tasks_folder`` is where the task file (and ``screens/``) is written;
@@ -233,7 +218,7 @@ class AnnotateApp:
                                         "press Restart first")
             name, png = self._device(self.session.save_initial, "saving the initial state")
             path = screens_dir(self.folder) / f"{self.task.id}.png"
-            _write_bytes_atomic(path, png)
+            write_atomic(path, png)
             rel = path.relative_to(self.folder).as_posix()
             prov = self.task.provenance.model_copy(update={"initial_screenshot": rel, "initial_snapshot": name})
             saved = self._save(self.task.model_copy(update={"provenance": prov}))

@@ -25,8 +25,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
@@ -37,6 +35,7 @@ from typing import Any, Literal
 
 from PIL import Image
 
+from emukit.atomicio import write_atomic
 from emukit.device.actions import KEY_NAMES, Action, Element
 from emukit.device.driver import parse_bounds
 from emukit.errors import ConfigError, DeviceError
@@ -309,18 +308,6 @@ def initial_key(task: Task) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 class InitialCache:
     """Initial observations on disk: ``<dir>/<task id>-<key>.png`` and ``.xml`` (the key changes with the
     task's base snapshot and setup, so a stale screen is never reused)."""
@@ -340,8 +327,8 @@ class InitialCache:
 
     def put(self, task: Task, png: bytes, xml: str) -> None:
         png_path, xml_path = self.paths(task)
-        _write_bytes(xml_path, xml.encode("utf-8"))
-        _write_bytes(png_path, png)  # written last: its presence marks a complete entry
+        write_atomic(xml_path, xml.encode("utf-8"))
+        write_atomic(png_path, png)  # written last: its presence marks a complete entry
 
 
 def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: str | None = None,

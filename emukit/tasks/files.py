@@ -15,11 +15,12 @@ from typing import Any
 
 import yaml
 
+from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError
 from emukit.tasks.schema import Milestone, Task, TaskTemplate
 from emukit.templates.sampler import sample_params, substitute
 from emukit.templates.schema import Template
-from emukit.yamlmodel import load_yaml_model, write_atomic
+from emukit.yamlmodel import load_yaml_model
 
 
 def tasks_dir() -> Path:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 import time
 import urllib.error
@@ -27,8 +26,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError
-from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext, prediction_from_text, register
+from emukit.evaluate.adapters.base import (
+    ModelAdapter,
+    Prediction,
+    PredictionContext,
+    prediction_from_text,
+    register,
+)
 from emukit.wm import request_hash
 
 DEFAULT_SEED = 20260912
@@ -51,8 +57,7 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     ``/chat/completions`` (``http://127.0.0.1:8000/v1``)."""
     base, _, model = spec.partition("#")
     base = base.strip().rstrip("/")
-    if base.endswith("/chat/completions"):
-        base = base[: -len("/chat/completions")]
+    base = base.removesuffix("/chat/completions")
     if not base.startswith(("http://", "https://")):
         raise ConfigError(f"openai model spec {spec!r}: expected http(s)://HOST[:PORT]/PATH[#MODEL]")
     return base, (model.strip() or None)
@@ -74,12 +79,7 @@ class ResponseCache:
             return None
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(value, fh, ensure_ascii=False)
-        os.replace(tmp, path)
+        write_atomic(self.path(key), json.dumps(value, ensure_ascii=False))
 
 
 @register("openai")
@@ -180,7 +180,7 @@ class OpenAIAdapter(ModelAdapter):
         with self._lock:
             self.http_calls += 1
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:  # noqa: S310 - user-given endpoint
+            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
                 payload = resp.read()
         except urllib.error.HTTPError as exc:
             detail = self._scrub(exc.read()[:500].decode("utf-8", errors="replace"))
