@@ -83,3 +83,11 @@ def validate_yaml(path: Path, raw: dict[str, Any], model: type[M], **extra: Any)
 def load_yaml_model(path: Path, model: type[M], what: str, **extra: Any) -> M:
     """:func:`read_yaml` then :func:`validate_yaml`."""
     return validate_yaml(path, read_yaml(path, what), model, **extra)
+
+
+def load_named_model(path: Path, model: type[M], what: str, key: str = "name", **extra: Any) -> M:
+    """:func:`load_yaml_model` for documents named after their file: ``key`` must equal the file's stem."""
+    obj = load_yaml_model(path, model, what, **extra)
+    if getattr(obj, key) != path.stem:
+        raise ConfigError(f"{path}: {key} {getattr(obj, key)!r} must match the file name {path.stem!r}")
+    return obj

@@ -20,7 +20,7 @@ from emukit.errors import ConfigError
 from emukit.tasks.schema import Milestone, Task, TaskTemplate
 from emukit.templates.sampler import sample_params, substitute
 from emukit.templates.schema import Template
-from emukit.yamlmodel import load_yaml_model
+from emukit.yamlmodel import load_named_model
 
 
 def tasks_dir() -> Path:
@@ -35,10 +35,7 @@ def task_path(task_id: str, folder: Path | None = None) -> Path:
 
 def load_task(path: Path) -> Task:
     """One task file; ConfigError names the file, line, field and reason."""
-    task = load_yaml_model(path, Task, "a task", source_path=str(path))
-    if task.id != path.stem:
-        raise ConfigError(f"{path}: id {task.id!r} must match the file name {path.stem!r}")
-    return task
+    return load_named_model(path, Task, "a task", key="id", source_path=str(path))
 
 
 def load_tasks(folder: Path | None = None, ids: list[str] | None = None) -> list[Task]:
@@ -80,10 +77,8 @@ def screens_dir(folder: Path | None = None) -> Path:
 
 # ------------------------------------------------------------------------------------------ task templates
 def load_task_template(path: Path) -> TaskTemplate:
-    template = load_yaml_model(path, TaskTemplate, "a task template", source_path=str(path))
-    if template.name != path.stem:
-        raise ConfigError(f"{path}: name {template.name!r} must match the file name {path.stem!r}")
-    return template
+    """One task template file; ConfigError names the file, line, field and reason."""
+    return load_named_model(path, TaskTemplate, "a task template", source_path=str(path))
 
 
 def load_task_templates(folder: Path | None = None, names: list[str] | None = None) -> list[TaskTemplate]:

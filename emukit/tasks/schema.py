@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from emukit.device.actions import Action
-from emukit.templates.schema import ParamSpec, Step, _check_step
+from emukit.templates.schema import ParamSpec, Steps
 
 ContextKind = Literal["cross_app", "persist_after_switch", "revisit_entity"]
 MilestoneType = Literal["navigate", "create", "edit", "transfer", "select", "configure", "confirm"]
@@ -222,19 +222,12 @@ class Task(BaseModel):
     apps: list[str] = Field(min_length=1)
     instruction: str = Field(min_length=10)
     base_snapshot: str
-    setup: list[Step] = Field(default_factory=list)
+    setup: Steps = Field(default_factory=list)
     milestones: list[Milestone] = Field(min_length=2, max_length=5)
     step_budget: int = Field(ge=1)
     params: dict[str, Any] = Field(default_factory=dict)
     provenance: Provenance = Field(default_factory=Provenance)
     source_path: str = Field(default="", exclude=True)
-
-    @field_validator("setup")
-    @classmethod
-    def _steps(cls, steps: list[Step]) -> list[Step]:
-        for step in steps:
-            _check_step(step)
-        return steps
 
     @model_validator(mode="after")
     def _consistent(self) -> Task:
@@ -276,18 +269,11 @@ class TaskTemplate(BaseModel):
     params: dict[str, ParamSpec] = Field(default_factory=dict)
     derived: dict[str, str] = Field(default_factory=dict)
     instruction: str = Field(min_length=10)
-    setup: list[Step] = Field(default_factory=list)
+    setup: Steps = Field(default_factory=list)
     milestones: list[dict[str, Any]] = Field(min_length=2, max_length=5)
-    solution: list[Step] = Field(min_length=1)
+    solution: Steps = Field(min_length=1)
     budget_factor: float = Field(default=2.0, ge=1.0)
     source_path: str = ""
-
-    @field_validator("setup", "solution")
-    @classmethod
-    def _steps(cls, steps: list[Step]) -> list[Step]:
-        for step in steps:
-            _check_step(step)
-        return steps
 
     @field_validator("milestones")
     @classmethod

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from emukit.errors import ConfigError
 from emukit.templates.schema import Template
-from emukit.yamlmodel import load_yaml_model
+from emukit.yamlmodel import load_named_model
 
 
 def templates_dir() -> Path:
@@ -19,10 +19,7 @@ def templates_dir() -> Path:
 
 def load_template(path: Path) -> Template:
     """Parse and validate one template file; ConfigError names the file, line, field and reason."""
-    template = load_yaml_model(path, Template, "a template", source_path=str(path))
-    if template.name != path.stem:
-        raise ConfigError(f"{path}: name {template.name!r} must match the file name {path.stem!r}")
-    return template
+    return load_named_model(path, Template, "a template", source_path=str(path))
 
 
 def load_templates(folder: Path | None = None, family: str | None = None,

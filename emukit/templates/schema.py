@@ -9,12 +9,29 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 Family = Literal["persistent", "clipboard", "ordered", "temporal"]
 Step = dict[str, Any]  # one-key mapping: {"files.copy_to": {...}} / {"tap": {...}} / {"wait": {...}} ...
+
+
+def _checked_steps(steps: list[Step]) -> list[Step]:
+    for step in steps:
+        _check_step(step)
+    return steps
+
+
+#: a list of steps, each checked for shape (one key: a profile operation, a raw action or a setup step)
+Steps = Annotated[list[Step], AfterValidator(_checked_steps)]
 
 RAW_ACTIONS = {"tap", "long_press", "swipe", "drag", "key", "back", "home", "type", "wait"}
 SETUP_ONLY = {"shell", "launch", "push_mp3", "broadcast_media", "stop"}
@@ -93,30 +110,20 @@ class Template(BaseModel):
     base_snapshot: str
     params: dict[str, ParamSpec] = Field(default_factory=dict)
     derived: dict[str, str] = Field(default_factory=dict)
-    setup: list[Step] = Field(default_factory=list)
-    branches: dict[Literal["A", "B"], list[Step]]
-    converge: list[Step] = Field(default_factory=list)
+    setup: Steps = Field(default_factory=list)
+    branches: dict[Literal["A", "B"], Steps]
+    converge: Steps = Field(default_factory=list)
     state: dict[str, Any]
     shared_action: SharedAction
     outcome: Outcome
     expect: dict[Literal["A", "B"], Expectation]
     source_path: str = ""
 
-    @field_validator("setup", "converge")
-    @classmethod
-    def _steps(cls, steps: list[Step]) -> list[Step]:
-        for step in steps:
-            _check_step(step)
-        return steps
-
     @field_validator("branches")
     @classmethod
     def _branches(cls, branches: dict[str, list[Step]]) -> dict[str, list[Step]]:
         if set(branches) != {"A", "B"}:
             raise ValueError("branches must define exactly A and B")
-        for steps in branches.values():
-            for step in steps:
-                _check_step(step)
         return branches
 
     @model_validator(mode="after")
