@@ -153,9 +153,11 @@ class TaskSession:
     """One task on one device. ``reset`` restores the initial state; ``act`` performs one action, records it
     and re-evaluates the milestones; ``trajectory`` is what was done since the last reset."""
 
-    def __init__(self, driver: Driver, task: Task, data_dir: Path | None = None) -> None:
+    def __init__(self, driver: Driver, task: Task, data_dir: Path | None = None, *,
+                 screenshots: bool = True) -> None:
         self.driver = driver
         self.task = task
+        self.screenshots = screenshots  # False: read only the hierarchy after each action (replay, recording)
         self.data_dir = data_dir  # where base-snapshot fingerprints go when a base is built (default: data/)
         self.runner = StepRunner(driver, f"task {task.id}")
         self.trajectory: list[Action] = []
@@ -195,14 +197,18 @@ class TaskSession:
         name = snapshot_name(self.task)
         with ConsoleClient.for_serial(self.driver.serial) as console:
             console.snapshot_save(name)
-        self.refresh()
-        assert self.png is not None
+        self.png, self.xml = self.driver.capture()
         return name, self.png
 
     # -- acting --------------------------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Read the current screen (screenshot and hierarchy) once the UI is idle."""
-        self.png, self.xml = self.driver.capture()
+        """Read the current screen once the UI is idle: screenshot and hierarchy, or only the hierarchy when
+        the session was made without screenshots (milestone checks never need the pixels)."""
+        if self.screenshots:
+            self.png, self.xml = self.driver.capture()
+        else:
+            self.driver.wait_idle()
+            self.png, self.xml = None, self.driver.hierarchy()
 
     def act(self, action: Action) -> tuple[Action, list[str]]:
         """Perform one action; returns its record and the milestones it reached."""

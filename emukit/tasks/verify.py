@@ -44,7 +44,7 @@ def verify_task(driver: Driver, task: Task, data_dir: Path | None = None) -> Ver
         return result
     if len(prov.reference) > task.step_budget:
         result.problems.append(f"reference has {len(prov.reference)} actions, budget {task.step_budget}")
-    session = TaskSession(driver, task, data_dir)
+    session = TaskSession(driver, task, data_dir, screenshots=False)
     try:
         session.reset()
         if session.tracker.premature:
@@ -85,7 +85,7 @@ def record_reference(driver: Driver, template: TaskTemplate, task: Task, *, by: 
     """Run the template's scripted solution from the task's initial state, recording each action and the
     action after which each milestone is reached; returns the task marked verified (method ``scripted``) with
     its step budget set from the reference length. Raises when the solution misses a milestone."""
-    session = TaskSession(driver, task, data_dir)
+    session = TaskSession(driver, task, data_dir, screenshots=False)
     session.reset(use_snapshot=False)
     if session.tracker.premature:
         raise EmukitError(f"task {task.id}: milestone(s) {', '.join(session.tracker.premature)} already hold in "
