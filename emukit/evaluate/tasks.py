@@ -42,8 +42,9 @@ from emukit.errors import ConfigError, DeviceError
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
 from emukit.evaluate.agents import Agent, ReferenceAgents, Terminate
 from emukit.evaluate.parsers.normalize import normalize_text
-from emukit.tasks.checks import ScreenView, evaluate
-from emukit.tasks.schema import Milestone, Task
+from emukit.tasks.checks import ScreenView
+from emukit.tasks.schema import Task
+from emukit.tasks.session import MilestoneTracker
 from emukit.wm import get_format
 from emukit.wm.formats.base import WorldModelFormat
 
@@ -266,40 +267,6 @@ def target_verdict(action: Action, screen: Screen) -> Verdict:
 
 # -- milestones -----------------------------------------------------------------------------------------------
 
-@dataclass
-class OrderedMilestones:
-    """Ordered milestone progress on generated screens: milestone i can only be reached on a screen at or
-    after the one that reached milestone i-1; several may be reached on the same screen."""
-
-    milestones: list[Milestone]
-    reached_at: list[int | None] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.reached_at = [None] * len(self.milestones)
-
-    @property
-    def reached(self) -> int:
-        return sum(s is not None for s in self.reached_at)
-
-    @property
-    def progress(self) -> float:
-        return self.reached / len(self.milestones) if self.milestones else 0.0
-
-    def update(self, step: int, view: ScreenView) -> list[str]:
-        """Evaluate on the screen generated at ``step``; returns the ids newly reached."""
-        new: list[str] = []
-        while self.reached < len(self.milestones):
-            m = self.milestones[self.reached]
-            if not evaluate(m.screen_check or m.check, view):
-                break
-            self.reached_at[self.reached] = step
-            new.append(m.id)
-        return new
-
-    def records(self) -> list[dict[str, Any]]:
-        return [{"id": m.id, "reached_at": s} for m, s in zip(self.milestones, self.reached_at, strict=True)]
-
-
 # -- initial observations -------------------------------------------------------------------------------------
 
 def initial_key(task: Task) -> str:
@@ -354,7 +321,7 @@ def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: 
 
         with one_device(device, data_dir or default_data_dir()) as driver:
             for task in missing:
-                session = TaskSession(driver, task)
+                session = TaskSession(driver, task, data_dir)
                 session.reset()
                 if not session.png or not session.xml:
                     raise DeviceError(f"task {task.id}: the device gave no initial screen after the reset")
@@ -481,7 +448,7 @@ class TrackRun:
     task_id: str
     track: Literal["reference", "agent"]
     steps: list[StepRun]
-    milestones: OrderedMilestones
+    milestones: MilestoneTracker
     stop_reason: str
     n_reference: int = 0
 
@@ -521,7 +488,7 @@ def reference_track(task: Task, initial: Screen, model: StepModel, *, max_steps:
         raise ConfigError(f"task {task.id} has no reference trajectory (provenance.reference); record one with "
                           "emukit tasks record")
     limit = len(reference) if max_steps is None else max(1, min(max_steps, len(reference)))
-    milestones = OrderedMilestones(list(task.milestones))
+    milestones = MilestoneTracker(list(task.milestones), rendered=True)
     steps: list[StepRun] = []
     screen = initial
     stop = "reference finished"
@@ -550,7 +517,7 @@ def agent_track(task: Task, initial: Screen, model: StepModel, agent: Agent, *,
     if stagnation_k < 1:
         raise ConfigError(f"stagnation K must be >= 1, got {stagnation_k}")
     budget = task.step_budget if max_steps is None else max(1, min(max_steps, task.step_budget))
-    milestones = OrderedMilestones(list(task.milestones))
+    milestones = MilestoneTracker(list(task.milestones), rendered=True)
     steps: list[StepRun] = []
     history: list[Action] = []
     screen = initial

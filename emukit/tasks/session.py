@@ -18,7 +18,7 @@ from emukit.device.actions import Action, Element
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver, parse_bounds
 from emukit.errors import ConfigError, DeviceError
-from emukit.tasks.checks import DeviceView, evaluate
+from emukit.tasks.checks import DeviceView, View, evaluate
 from emukit.tasks.schema import Milestone, Task
 
 
@@ -42,9 +42,14 @@ class MilestoneStatus:
 @dataclass
 class MilestoneTracker:
     """Ordered milestones: milestone i can only be reached once milestones 0..i-1 are; several may be reached
-    by the same action. ``premature`` lists those whose check already held in the initial state."""
+    by the same action. ``premature`` lists those whose check already held in the initial state.
+
+    On a device (the default) each milestone's ``check`` decides, and its ``screen_check`` is recorded as
+    ``screen_ok`` on the screen that reached it. With ``rendered=True`` (world-model predictions, which only
+    have visible text) the ``screen_check`` decides."""
 
     milestones: list[Milestone]
+    rendered: bool = False
     status: list[MilestoneStatus] = field(default_factory=list)
     premature: list[str] = field(default_factory=list)
 
@@ -59,25 +64,38 @@ class MilestoneTracker:
     def done(self) -> bool:
         return self.reached == len(self.status)
 
+    @property
+    def progress(self) -> float:
+        """The share of milestones reached (0 for a task without milestones)."""
+        return self.reached / len(self.status) if self.status else 0.0
+
     def initial(self, view: DeviceView) -> None:
         """Evaluate every milestone on the initial state: any that holds is premature (a check that cannot
         tell the task was done)."""
         self.premature = [m.id for m in self.milestones if evaluate(m.check, view)]
 
-    def update(self, step: int, view: DeviceView) -> list[str]:
+    def update(self, step: int, view: View) -> list[str]:
         """Evaluate after action number ``step``; returns the ids newly reached."""
         new: list[str] = []
         while not self.done:
             i = self.reached
-            if not evaluate(self.milestones[i].check, view):
+            m = self.milestones[i]
+            if not evaluate(m.screen_check if self.rendered else m.check, view):  # type: ignore[arg-type]
                 break
             self.status[i].reached_at = step
-            self.status[i].screen_ok = evaluate(self.milestones[i].screen_check, view)  # type: ignore[arg-type]
-            new.append(self.milestones[i].id)
+            if not self.rendered:
+                self.status[i].screen_ok = evaluate(m.screen_check, view)  # type: ignore[arg-type]
+            new.append(m.id)
         return new
 
-    def steps(self) -> list[int | None]:
+    @property
+    def reached_at(self) -> list[int | None]:
+        """After which action each milestone was reached (None: not yet)."""
         return [s.reached_at for s in self.status]
+
+    def records(self) -> list[dict[str, Any]]:
+        """``[{"id", "reached_at"}, ...]`` in milestone order."""
+        return [{"id": s.id, "reached_at": s.reached_at} for s in self.status]
 
     def screen_mismatches(self) -> list[str]:
         """Milestones reached on a real screen where their ``screen_check`` did not hold (a screen check that

@@ -53,7 +53,7 @@ def verify_task(driver: Driver, task: Task, data_dir: Path | None = None) -> Ver
             session.act(action)
     except EmukitError as exc:
         result.problems.append(f"replay failed at action {len(session.trajectory) + 1}: {exc}")
-    result.reached = session.tracker.steps()
+    result.reached = session.tracker.reached_at
     for mid in session.tracker.screen_mismatches():
         result.problems.append(f"milestone {mid}: its screen_check does not hold on the real screen that reached it")
     for m, want, got in zip(task.milestones, prov.milestone_steps, result.reached, strict=False):
@@ -95,7 +95,7 @@ def record_reference(driver: Driver, template: TaskTemplate, task: Task, *, by: 
         session.runner.run(solution_steps(template, task))
     finally:
         driver.recorder = None
-    steps = session.tracker.steps()
+    steps = session.tracker.reached_at
     if None in steps:
         missing = [m.id for m, s in zip(task.milestones, steps, strict=True) if s is None]
         raise EmukitError(f"task {task.id}: the scripted solution ({len(session.trajectory)} actions) never "
