@@ -10,7 +10,6 @@ after every change, so a poll never sees half of an action; ``seq`` tells the pa
 from __future__ import annotations
 
 import hashlib
-import struct
 import threading
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from emukit.atomicio import write_atomic
 from emukit.device.actions import KEY_NAMES, Action, ActionType
 from emukit.device.driver import Driver
 from emukit.errors import EmukitError
+from emukit.images import png_size
 from emukit.tasks.files import budget_for, save_task, screens_dir
 from emukit.tasks.schema import Task
 from emukit.tasks.session import TaskSession, now
@@ -91,14 +91,6 @@ def parse_action(payload: object, screen: tuple[int, int] | None = None) -> Acti
             if (x is not None and x >= width) or (y is not None and y >= height):
                 raise ApiError(400, f"({fx}, {fy}) = ({x}, {y}) lies outside the {width}x{height} screen")
     return Action(**req.model_dump(exclude_none=True))
-
-
-def png_size(png: bytes) -> tuple[int, int]:
-    """(width, height) of a PNG, read from its header."""
-    if len(png) < 24 or not png.startswith(b"\x89PNG\r\n\x1a\n") or png[12:16] != b"IHDR":
-        raise ValueError("not a PNG")
-    width, height = struct.unpack(">II", png[16:24])
-    return int(width), int(height)
 
 
 def describe(action: Action) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
 from rich.table import Table
@@ -13,26 +12,22 @@ from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 
 
-def _adb_port() -> int:
-    return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
-
-
 def _serial(args: argparse.Namespace) -> str:
     from emukit.device.adbserver import AdbServer
+    from emukit.device.select import adb_port, pick_serial
 
-    if args.device:
-        return args.device
-    server = AdbServer(_adb_port())
+    server = AdbServer(adb_port())
     server.start()
-    attached = [s for s, state in server.devices().items() if state == "device"]
-    if len(attached) != 1:
-        raise EmukitError(f"give --device SERIAL ({len(attached)} devices attached: {', '.join(attached) or 'none'})")
-    return attached[0]
+    serial = pick_serial(server, args.device)
+    if serial is None:
+        raise EmukitError("no device attached; give --device SERIAL")
+    return serial
 
 
 def _cmd(args: argparse.Namespace) -> int:
     from emukit.device.console import ConsoleClient
     from emukit.device.driver import Driver
+    from emukit.device.select import adb_port
     from emukit.snapshots import (
         build_snapshot,
         list_specs,
@@ -59,7 +54,7 @@ def _cmd(args: argparse.Namespace) -> int:
                 table.add_row(name, spec.description, "yes" if name in on_device else "-")
             console.print(table)
             return 0
-        driver = Driver(_serial(args), _adb_port())
+        driver = Driver(_serial(args), adb_port())
         try:
             if args.action == "build":
                 fp = build_snapshot(driver, load_spec(args.name))

@@ -155,13 +155,23 @@ class Driver:
         self.wait_idle()
         return self.observe()
 
-    def current_app(self) -> tuple[str, str]:
-        """(package, activity) of the focused window."""
+    def focused_app(self) -> tuple[str, str] | None:
+        """(package, activity) of the focused app window; None while a system window without an activity
+        (the notification shade, the keyguard) has the focus. DeviceError when nothing has it."""
         out = self.shell("dumpsys window windows").text
         m = _FOCUS_RE.search(out)
-        if not m:
+        if m:
+            return m.group("package"), m.group("activity")
+        if "mCurrentFocus=Window{" in out:
+            return None
+        raise DeviceError(f"{self.serial}: no focused window in dumpsys window")
+
+    def current_app(self) -> tuple[str, str]:
+        """(package, activity) of the focused app window; DeviceError when no app window has the focus."""
+        focused = self.focused_app()
+        if focused is None:
             raise DeviceError(f"{self.serial}: no focused window in dumpsys window")
-        return m.group("package"), m.group("activity")
+        return focused
 
     def wait_until(self, predicate: Callable[[], T], what: str, timeout: float | None = None,
                    interval: float = 0.05) -> T:

@@ -17,6 +17,20 @@ def adb_port() -> int:
     return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
 
 
+def pick_serial(server: AdbServer, serial: str | None) -> str | None:
+    """``serial`` when it is attached (ConfigError otherwise); without one, the single attached device, None
+    when none is attached, ConfigError when several are."""
+    if serial is not None:
+        if server.state(serial) != "device":
+            raise ConfigError(f"device {serial} is not attached (adb devices lists "
+                              f"{', '.join(server.devices()) or 'nothing'})")
+        return serial
+    attached = [s for s, state in server.devices().items() if state == "device"]
+    if len(attached) > 1:
+        raise ConfigError(f"several devices attached ({', '.join(attached)}); choose one with --device SERIAL")
+    return attached[0] if attached else None
+
+
 @contextmanager
 def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True) -> Iterator[Driver]:
     """A driver for the chosen device; with no device attached and ``embedded``, a fresh virtual device
@@ -24,23 +38,15 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True) -> 
     server = AdbServer(adb_port())
     server.start()
     proc = None
+    serial = pick_serial(server, serial)
     if serial is None:
-        attached = [s for s, state in server.devices().items() if state == "device"]
-        if len(attached) > 1:
-            raise ConfigError(f"several devices attached ({', '.join(attached)}); choose one with --device SERIAL")
-        if attached:
-            serial = attached[0]
-        elif embedded:
-            from emukit.device.virtual import VirtualDeviceProcess, free_adb_ports
-
-            port = free_adb_ports(1, start=5555)[0]
-            proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server)
-            serial = proc.start()
-        else:
+        if not embedded:
             raise ConfigError("no device attached; give --device SERIAL")
-    elif server.state(serial) != "device":
-        raise ConfigError(f"device {serial} is not attached (adb devices lists "
-                          f"{', '.join(server.devices()) or 'nothing'})")
+        from emukit.device.virtual import VirtualDeviceProcess, free_adb_ports
+
+        port = free_adb_ports(1, start=5555)[0]
+        proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server)
+        serial = proc.start()
     driver = Driver(serial, adb_port())
     try:
         yield driver

@@ -23,7 +23,6 @@ tasks have no pair family, so they are built under :data:`TASK_FAMILY` with the 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import time
 import xml.etree.ElementTree as ET
@@ -33,8 +32,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from PIL import Image
-
 from emukit.atomicio import write_atomic
 from emukit.device.actions import KEY_NAMES, Action, Element
 from emukit.device.driver import parse_bounds
@@ -42,6 +39,7 @@ from emukit.errors import ConfigError, DeviceError
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
 from emukit.evaluate.agents import Agent, ReferenceAgents, Terminate
 from emukit.evaluate.parsers.normalize import normalize_text
+from emukit.images import png_size
 from emukit.tasks.checks import ScreenView
 from emukit.tasks.schema import Task
 from emukit.tasks.session import MilestoneTracker
@@ -124,15 +122,6 @@ class Screen:
     def same_as(self, other: Screen | None) -> bool:
         """Same PNG, or the same visible texts."""
         return other is not None and (self.digest == other.digest or self.texts == other.texts)
-
-
-def png_size(png: bytes) -> tuple[int, int]:
-    """``(width, height)`` of a PNG (the device's screen size for the initial screenshot)."""
-    try:
-        with Image.open(io.BytesIO(png)) as image:
-            return int(image.size[0]), int(image.size[1])
-    except Exception as exc:  # noqa: BLE001 - any decoder failure means the same thing here
-        raise ConfigError(f"the initial screenshot is not a readable image: {exc}") from None
 
 
 def screen_from_device(png: bytes, xml: str) -> Screen:
@@ -617,7 +606,11 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
                 raise ConfigError(f"no initial observation for task {task.id}")
             png, xml = initial[task.id]
             first = screen_from_device(png, xml)
-            model = StepModel(fmt, adapter, renderer, png_size(png), render_timeout_s)
+            try:
+                size = png_size(png)
+            except ValueError:
+                raise ConfigError(f"task {task.id}: the initial screenshot is not a PNG") from None
+            model = StepModel(fmt, adapter, renderer, size, render_timeout_s)
             instructions[task.id] = task.instruction
             if "reference" in tracks:
                 runs.append(reference_track(task, first, model, max_steps=max_steps))

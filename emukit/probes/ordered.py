@@ -61,3 +61,28 @@ def probe_ordered(driver: Driver, playlist: str | None = None) -> ProbeResult:
         evidence={"databases": sorted(names), "playlist": playlist,
                   "rows": [{"order_key": r[0], "song_id": r[1], "title": r[2], "data": r[3]} for r in rows]},
     )
+
+
+def collection_items(driver: Driver, playlist: str | None) -> list[str] | None:
+    """Titles in order: of the playlist named ``playlist`` (None when no playlist has that name), or of the
+    playing queue (empty before anything was ever queued). For milestone checks, which must tell a missing
+    playlist from an empty one; the canonical probe is :func:`probe_ordered`."""
+    with tempfile.TemporaryDirectory(prefix="emukit-probe-") as tmp:
+        folder = Path(tmp)
+        try:
+            names = pull_folder(driver, DATABASES, folder)
+        except DeviceError:  # no databases folder: the app never ran, so nothing was queued or created
+            names = []
+        if playlist is None:
+            if "music_playback_state.db" not in names:
+                return []
+            return [r[0] for r in _query(folder / "music_playback_state.db",
+                                         "SELECT title FROM playing_queue ORDER BY rowid")]
+        if "playlist.db" not in names:
+            return None
+        db = folder / "playlist.db"
+        if not _query(db, "SELECT 1 FROM PlaylistEntity WHERE playlist_name = ?", (playlist,)):
+            return None
+        return [r[0] for r in _query(db, "SELECT s.title FROM SongEntity s JOIN PlaylistEntity p ON "
+                                         "s.playlist_creator_id = p.playlist_id WHERE p.playlist_name = ? "
+                                         "ORDER BY s.song_key", (playlist,))]

@@ -10,15 +10,13 @@ milestone carries a visual ``screen_check``.
 from __future__ import annotations
 
 import shlex
-import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from functools import cached_property
-from pathlib import Path
 from typing import Any, Protocol
 
 from emukit.device.driver import Driver
-from emukit.errors import DeviceError
+from emukit.probes.ordered import collection_items
 from emukit.tasks.schema import (
     AppLeaf,
     Check,
@@ -106,18 +104,8 @@ class DeviceView:
         return getattr(self, f"_{kind}")(leaf)
 
     # -- leaves ------------------------------------------------------------------------------------------
-    def _focused(self) -> tuple[str, str]:
-        """(package, activity) of the focused app window; ("", "") while system UI (the notification shade,
-        the keyguard) has the focus."""
-        try:
-            return self.driver.current_app()
-        except DeviceError:
-            if "mCurrentFocus" in self.driver.shell("dumpsys window windows").text:
-                return "", ""
-            raise
-
     def _app(self, leaf: AppLeaf) -> bool:
-        package, activity = self._once(("app",), self._focused)
+        package, activity = self._once(("app",), lambda: self.driver.focused_app() or ("", ""))
         return package == leaf.package and (leaf.activity is None or leaf.activity in activity)
 
     def _file(self, leaf: FileLeaf) -> bool:
@@ -149,7 +137,7 @@ class DeviceView:
         return leaf.contains is None or leaf.contains in (text or "")
 
     def _collection(self, leaf: CollectionLeaf) -> bool:
-        items = self._once(("collection", leaf.playlist or ""), lambda: read_collection(self.driver, leaf.playlist))
+        items = self._once(("collection", leaf.playlist or ""), lambda: collection_items(self.driver, leaf.playlist))
         if items is None:
             return not leaf.exists
         if not leaf.exists:
@@ -185,27 +173,6 @@ class DeviceView:
         value = self._once(("setting", leaf.namespace, leaf.key), lambda: self.driver.shell(
             f"settings get {leaf.namespace} {shlex.quote(leaf.key)}").text.strip())
         return value == leaf.equals
-
-
-def read_collection(driver: Driver, playlist: str | None) -> list[str] | None:
-    """A playlist's titles in order (None when no playlist has that name), or the playing queue's."""
-    from emukit.probes.ordered import DATABASES, _query, probe_ordered, pull_folder
-
-    if playlist is None:
-        try:
-            return list(probe_ordered(driver, None).canonical["ordered_items"])
-        except DeviceError:
-            return []  # no playback state yet: nothing queued
-    with tempfile.TemporaryDirectory(prefix="emukit-check-") as tmp:
-        names = pull_folder(driver, DATABASES, Path(tmp))
-        if "playlist.db" not in names:
-            return None
-        db = Path(tmp) / "playlist.db"
-        if not _query(db, "SELECT 1 FROM PlaylistEntity WHERE playlist_name = ?", (playlist,)):
-            return None
-        rows = _query(db, "SELECT s.title FROM SongEntity s JOIN PlaylistEntity p ON s.playlist_creator_id = "
-                          "p.playlist_id WHERE p.playlist_name = ? ORDER BY s.song_key", (playlist,))
-        return [r[0] for r in rows]
 
 
 class ScreenView:

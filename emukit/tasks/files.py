@@ -19,7 +19,6 @@ from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError
 from emukit.tasks.schema import Milestone, Task, TaskTemplate
 from emukit.templates.sampler import sample_params, substitute
-from emukit.templates.schema import Template
 from emukit.yamlmodel import load_named_model
 
 
@@ -97,9 +96,7 @@ def sample_task_params(template: TaskTemplate, index: int, seed: int = 0, attemp
     import hashlib
 
     digest = hashlib.sha256(f"task|{template.name}|{seed}|{index}|{attempt}".encode()).digest()
-    shim = Template.model_construct(params=template.params, derived=template.derived,
-                                    source_path=template.source_path)
-    return sample_params(shim, random.Random(int.from_bytes(digest[:8], "big")))
+    return sample_params(template, random.Random(int.from_bytes(digest[:8], "big")))
 
 
 def instances(template: TaskTemplate, count: int, seed: int = 0) -> list[Task]:

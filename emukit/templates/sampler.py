@@ -12,10 +12,10 @@ import hashlib
 import operator
 import random
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from emukit.errors import ConfigError
-from emukit.templates.schema import Template
+from emukit.templates.schema import ParamSpec
 
 _NAME = r"[a-zA-Z_][a-zA-Z0-9_]*"
 # {name}, {name[3]}, and an index taken from another parameter: {name[other]} / {name[other[2]]}; an index
@@ -30,7 +30,15 @@ def rng_for(template: str, seed: int, slot: int, attempt: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def sample_params(template: Template, rng: random.Random) -> dict[str, Any]:
+class Parametrized(Protocol):
+    """What sampling reads: a causal template or a task template."""
+
+    params: dict[str, ParamSpec]
+    derived: dict[str, str]
+    source_path: str
+
+
+def sample_params(template: Parametrized, rng: random.Random) -> dict[str, Any]:
     """Draw every parameter, then evaluate the ``derived`` strings (which may use earlier values)."""
     values: dict[str, Any] = {}
     for name, spec in template.params.items():
