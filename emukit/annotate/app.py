@@ -9,6 +9,7 @@ after every change, so a poll never sees half of an action; ``seq`` tells the pa
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 import time
@@ -178,10 +179,8 @@ class AnnotateApp:
                 done, reached = self.session.act(action)
             except EmukitError as exc:
                 self.last_error = f"{action.type} failed: {exc}"
-                try:
+                with contextlib.suppress(EmukitError):
                     self.session.refresh()
-                except EmukitError:
-                    pass
                 self._changed()
                 raise ApiError(502, self.last_error) from None
             self.last_error = None

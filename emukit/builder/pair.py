@@ -4,6 +4,7 @@ outcome, and check the five acceptance criteria of seed 002 Appendix C.1.2."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -15,7 +16,14 @@ from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError, EmukitError
 from emukit.probes import probe
-from emukit.records import BranchRecord, Observation, PairRecord, Step, Validation, WarpRecord
+from emukit.records import (
+    BranchRecord,
+    Observation,
+    PairRecord,
+    Step,
+    Validation,
+    WarpRecord,
+)
 from emukit.templates.sampler import substitute
 from emukit.templates.schema import Template
 from emukit.timewarp import warp
@@ -97,11 +105,9 @@ def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str
         console.snapshot_load(snapshot)
     deadline = time.monotonic() + timeout
     while True:
-        try:
+        with contextlib.suppress(DeviceError):
             if driver.shell("echo ok").text.strip() == "ok":
                 break
-        except DeviceError:
-            pass
         if time.monotonic() > deadline:
             raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading snapshot {snapshot}")
         time.sleep(0.05)
@@ -131,11 +137,9 @@ def device_usable(driver: Driver, timeout: float = 5.0) -> bool:
     """True when the device answers a shell command within ``timeout`` (after a transient drop too)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        try:
+        with contextlib.suppress(DeviceError, OSError):
             if driver.shell("echo ok", timeout=2).text.strip() == "ok":
                 return True
-        except (DeviceError, OSError):
-            pass
         time.sleep(0.1)
     return False
 

@@ -7,6 +7,7 @@ Every wait polls a condition with a deadline and raises DeviceError naming the s
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import socket
 import subprocess
@@ -210,10 +211,8 @@ def restart_adb_server(server: AdbServer, timeout: float = 30.0, reannounce: Ite
     for serial in server.devices():
         if serial.startswith("emulator-") and serial[9:].isdigit():
             ports.add(int(serial[9:]) + 1)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         server.adb("kill-server", check=False, timeout=10)
-    except subprocess.TimeoutExpired:
-        pass
     wait_until(lambda: not server.running(), serial=f"adb server :{server.port}", what="kill-server",
                timeout=10, interval=0.05)
     server.start(timeout)

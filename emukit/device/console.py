@@ -8,6 +8,7 @@ Protocol: a banner ending in ``OK``; when it asks for authentication, ``auth <to
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -101,10 +102,8 @@ class ConsoleClient:
 
     def _close(self) -> None:
         if self._sock is not None:
-            try:
+            with contextlib.suppress(OSError):
                 self._sock.close()
-            except OSError:
-                pass
         self._sock = None
         self._buf = b""
 

@@ -8,6 +8,7 @@ polls a condition with a deadline and raises :class:`DeviceError` naming the ser
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 import time
@@ -111,10 +112,8 @@ class Driver:
 
     def close(self) -> None:
         if self._u2 is not None:
-            try:
+            with contextlib.suppress(Exception):  # best effort at shutdown
                 self._u2.stop_uiautomator(wait=False)
-            except Exception:  # best effort at shutdown
-                pass
             self._u2 = None
 
     # ------------------------------------------------------------------ observation

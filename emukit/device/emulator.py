@@ -8,6 +8,7 @@ virtual device.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -240,10 +241,8 @@ class EmulatorProcess:
             return None
         timeout = self.config.shutdown_timeout_s if timeout is None else timeout
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired, DeviceError, OSError):
                 self.server.adb("-s", self.serial, "emu", "kill", timeout=min(10.0, timeout), check=False)
-            except (subprocess.TimeoutExpired, DeviceError, OSError):
-                pass
             deadline = time.monotonic() + timeout
             while self.proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.1)

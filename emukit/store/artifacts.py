@@ -9,6 +9,7 @@ file (``.<sha>.<random>.tmp``), which readers ignore and :meth:`ArtifactStore.gc
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -50,9 +51,8 @@ def _fsync_dir(folder: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):  # some filesystems cannot fsync a directory
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -96,11 +96,9 @@ class ArtifactStore:
         data = bytes(data)
         sha = sha256_hex(data)
         final = self.path(sha, ext)
-        try:
+        with contextlib.suppress(FileNotFoundError):
             if final.stat().st_size == len(data):
                 return sha
-        except FileNotFoundError:
-            pass
         folder = final.parent
         tmp = folder / f".{sha}.{os.getpid()}.{uuid.uuid4().hex[:12]}{TMP_SUFFIX}"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)

@@ -74,7 +74,7 @@ class _SessionRecorder:
         self.session = session
 
     def before(self, driver: Driver, action: Action) -> None:
-        pass
+        """Nothing to do: the session reads the screen after each action."""
 
     def after(self, driver: Driver, action: Action) -> None:
         self.session.observe_recorded(action)

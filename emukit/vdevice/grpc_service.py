@@ -19,6 +19,7 @@ elapsed-realtime, booted = ``sys.boot_completed``).
 from __future__ import annotations
 
 import base64
+import contextlib
 import errno
 import hmac
 import logging
@@ -185,11 +186,9 @@ def remove_stale_discovery_files(directory: Path) -> int:
         except OSError:
             continue
         if entry.pid is not None and entry.pid != os.getpid() and not pid_alive(entry.pid):
-            try:
+            with contextlib.suppress(OSError):
                 path.unlink()
                 removed += 1
-            except OSError:
-                pass
     return removed
 
 

@@ -3,6 +3,7 @@ server (the way an emulator announces itself), ADB services, faults, and clean s
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -37,11 +38,9 @@ def adb_binary() -> str:
 
 def ensure_adb_server(port: int, timeout: float = 15.0) -> None:
     """Start the adb server on ``port`` unless one answers there."""
-    try:
+    with contextlib.suppress(OSError):
         socket.create_connection((LOOPBACK, port), timeout=1).close()
         return
-    except OSError:
-        pass
     subprocess.run([adb_binary(), "-P", str(port), "start-server"], check=True, timeout=timeout,
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -121,10 +120,8 @@ class DeviceServer:
         self.stopped.set()
         self._stop_grpc()
         for sock in self._listeners:
-            try:
+            with contextlib.suppress(OSError):
                 sock.close()
-            except OSError:
-                pass
         self.drop_connections()
         with self.device.lock:
             self.device.persist()

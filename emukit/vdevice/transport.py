@@ -8,6 +8,7 @@ Every stream's service runs in its own thread and sees the stream as a blocking 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import socket
@@ -197,10 +198,8 @@ class Connection:
 
     def shutdown(self) -> None:
         self.dead.set()
-        try:
+        with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
         self.sock.close()
         with self._slock:
             streams = list(self.streams.values())

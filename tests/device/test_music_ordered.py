@@ -80,10 +80,10 @@ def test_seeded_queue_and_drags(music):
 def test_seeding_is_refused_in_recorded_steps(music):
     class Recorder:
         def before(self, driver, action):
-            pass
+            """Records nothing: only the refusal matters."""
 
         def after(self, driver, action):
-            pass
+            """Records nothing: only the refusal matters."""
 
     music.driver.recorder = Recorder()
     try:

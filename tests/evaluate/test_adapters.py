@@ -18,7 +18,13 @@ import pytest
 
 from emukit.device.actions import Action
 from emukit.errors import ConfigError
-from emukit.evaluate.adapters import Prediction, PredictionContext, create_adapter, extract_html, registered_prefixes
+from emukit.evaluate.adapters import (
+    Prediction,
+    PredictionContext,
+    create_adapter,
+    extract_html,
+    registered_prefixes,
+)
 from emukit.evaluate.adapters.openai import OpenAIAdapter
 from emukit.evaluate.pairs import load_export
 from emukit.evaluate.run import build_branch_request
@@ -71,7 +77,7 @@ class Stub:
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: object) -> None:
-                pass
+                """Silence the per-request log lines."""
 
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

@@ -49,7 +49,7 @@ class _Retryable(Exception):
 
 
 class _Fatal(Exception):
-    pass
+    """A failure no retry can mend (a 4xx other than 408/429, a malformed reply)."""
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:

@@ -254,10 +254,8 @@ class Shell:
                 break
             sink = CollectSink()
             with self.subshell():
-                try:
+                with contextlib.suppress(ExitShell):
                     self.exec_node(cmd, IO(stdin, sink, io.err), background)
-                except ExitShell:
-                    pass
             stdin = Stdin(sink.getvalue())
         return int(status == 0) if node.negate else status
 

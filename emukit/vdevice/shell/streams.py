@@ -8,6 +8,7 @@ happens with the device lock held.
 from __future__ import annotations
 
 import abc
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ class NullSink(Sink):
     """``/dev/null``."""
 
     def write(self, data: bytes) -> None:
-        pass
+        """Discard the data."""
 
 
 class CollectSink(Sink):
@@ -100,10 +101,8 @@ class FileSink(Sink):
         self._closed = True
         self._fh.close()
         ns = self._mtime_ns()
-        try:
+        with contextlib.suppress(OSError):
             os.utime(self.host, ns=(ns, ns))
-        except OSError:
-            pass
 
 
 class Stdin:

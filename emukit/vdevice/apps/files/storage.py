@@ -8,6 +8,7 @@ so ``adb shell ls/stat/find`` sees the result immediately.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import shutil
@@ -216,11 +217,9 @@ def format_date(device: VirtualDevice, mtime_ms: int) -> str:
 # ------------------------------------------------------------------ writing
 def _stamp(device: VirtualDevice, path: str, follow: bool = True) -> None:
     ns = device.wall_ms() * 1_000_000
-    try:
+    with contextlib.suppress(OSError, NotImplementedError):
         host = device.fs.host(path, follow=follow)
         os.utime(host, ns=(ns, ns), follow_symlinks=follow or not os.path.islink(host))
-    except (OSError, NotImplementedError):
-        pass
 
 
 def unique_name(device: VirtualDevice, folder: str, name: str, is_folder: bool = False) -> str:

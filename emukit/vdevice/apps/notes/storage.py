@@ -8,6 +8,7 @@ times come from the device's logical wall clock, which keeps listings (and scree
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 from dataclasses import dataclass
@@ -43,10 +44,8 @@ class Entry:
 def _stamp(device: VirtualDevice, path: str) -> None:
     """Give ``path`` the device's wall clock as access/modification time (host time would leak in)."""
     ns = device.wall_ms() * 1_000_000
-    try:
+    with contextlib.suppress(OSError):
         os.utime(device.fs.host(path), ns=(ns, ns))
-    except OSError:
-        pass
 
 
 def ensure_notebook(device: VirtualDevice) -> None:

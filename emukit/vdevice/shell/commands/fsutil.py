@@ -6,6 +6,7 @@ Everything here works on host paths that ``device.fs`` resolved inside the devic
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import stat as stat_mod
@@ -26,13 +27,11 @@ def now_ns(device: VirtualDevice) -> int:
 def stamp(device: VirtualDevice, host: Path, follow: bool = True, ns: int | None = None) -> None:
     """Set a file's atime/mtime from the device wall clock (so listings follow the logical clock)."""
     value = now_ns(device) if ns is None else ns
-    try:
+    with contextlib.suppress(OSError, NotImplementedError):
         if not follow and os.path.islink(host):
             os.utime(host, ns=(value, value), follow_symlinks=False)
         else:
             os.utime(host, ns=(value, value))
-    except (OSError, NotImplementedError):
-        pass
 
 
 def stamp_new(device: VirtualDevice, host: Path, follow: bool = True) -> None:
@@ -134,13 +133,11 @@ def nlink(host: Path, st: os.stat_result) -> int:
     if not stat_mod.S_ISDIR(st.st_mode):
         return st.st_nlink
     count = 2
-    try:
+    with contextlib.suppress(OSError):
         with os.scandir(host) as it:
             for entry in it:
                 if entry.is_dir(follow_symlinks=False):
                     count += 1
-    except OSError:
-        pass
     return count
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import stat as stat_mod
@@ -114,10 +115,8 @@ def _format(ctx: Ctx, entries: list[Entry], opts: dict) -> list[str]:
         size = shown_size(e.st)
         name = e.name + _suffix(e, opts)
         if stat_mod.S_ISLNK(e.st.st_mode):
-            try:
+            with contextlib.suppress(OSError):
                 name += " -> " + os.readlink(e.host)
-            except OSError:
-                pass
         rows.append([stat_mod.filemode(mode), str(nlink(e.host, e.st)), user, group,
                      human(size) if opts.get("h") else str(size),
                      fmt_time(ctx.device, e.st.st_mtime, "%Y-%m-%d %H:%M"), name,
@@ -214,10 +213,8 @@ def stat_field(ctx: Ctx, e: Entry, spec: str) -> str:
     }
     if spec == "N":
         if stat_mod.S_ISLNK(st.st_mode):
-            try:
+            with contextlib.suppress(OSError):
                 return f"{e.name} -> {os.readlink(e.host)}"
-            except OSError:
-                pass
         return e.name
     return values.get(spec, "?")
 

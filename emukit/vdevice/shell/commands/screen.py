@@ -54,7 +54,7 @@ The commands and default sources are:
 
 
 class _BadInput(Exception):
-    pass
+    """Arguments ``input`` cannot parse (usage error, exit 1)."""
 
 
 def keycode(name: str) -> int:
@@ -131,7 +131,7 @@ def input_(ctx: Ctx) -> int:
         elif sub == "press":
             wm.key(KEYCODES["DPAD_CENTER"])
         elif sub == "roll" and len(args) == 2:
-            pass
+            pass  # a trackball roll: accepted, and like on a touch-only phone it moves nothing
         elif sub == "motionevent" and len(args) == 3 and args[0].upper() in MOTION_ACTIONS:
             wm.touch(MOTION_ACTIONS[args[0].upper()], _coord(args[1]), _coord(args[2]))
         else:
