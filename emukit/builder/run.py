@@ -205,28 +205,37 @@ class PairRunner:
         self.on_progress(self.total_done, self.total_wanted, t.name)
 
     def worker(self, pool: DevicePool) -> None:
-        while True:
-            work = self._next_work()
-            if work is None:
-                return
-            tp, slot, attempt = work
-            try:
-                with pool.lease() as lease:
-                    driver = Driver(lease.serial, self.options.adb_port, default_timeout=10)
-                    try:
-                        self._attempt(driver, tp, slot, attempt)
-                    except DeviceError as exc:
-                        lease.mark_unhealthy(str(exc)[:200])
-                    finally:
-                        driver.close()
-            except DeviceError as exc:  # the pool could not give a device
-                with self.lock:
-                    self.errors.append(f"device pool: {exc}")
-                    tp.in_flight.discard(slot)
-                return
-            finally:
-                with self.lock:
-                    tp.in_flight.discard(slot)
+        # one driver per device for the worker's life: its uiautomator2 session and kept-alive RPC stream
+        # carry over from pair to pair (a device marked unhealthy gets a new driver)
+        drivers: dict[str, Driver] = {}
+        try:
+            while True:
+                work = self._next_work()
+                if work is None:
+                    return
+                tp, slot, attempt = work
+                try:
+                    with pool.lease() as lease:
+                        driver = drivers.get(lease.serial)
+                        if driver is None:
+                            driver = drivers[lease.serial] = Driver(lease.serial, self.options.adb_port,
+                                                                    default_timeout=10)
+                        try:
+                            self._attempt(driver, tp, slot, attempt)
+                        except DeviceError as exc:
+                            lease.mark_unhealthy(str(exc)[:200])
+                            drivers.pop(lease.serial).close()
+                except DeviceError as exc:  # the pool could not give a device
+                    with self.lock:
+                        self.errors.append(f"device pool: {exc}")
+                        tp.in_flight.discard(slot)
+                    return
+                finally:
+                    with self.lock:
+                        tp.in_flight.discard(slot)
+        finally:
+            for driver in drivers.values():
+                driver.close()
 
     def run(self, pool: DevicePool, workers: int) -> None:
         threads = [threading.Thread(target=self.worker, args=(pool,), name=f"pair-worker-{i}", daemon=True)

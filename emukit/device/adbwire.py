@@ -5,6 +5,12 @@ connection close, and small writes without TCP_NODELAY that meet delayed ACKs, s
 paths of a pair build (shell commands, screenshots, hierarchy dumps, uiautomator2 JSON-RPC) use this module
 instead: one connection per request to the same adb server, ``host:transport:<serial>``, then the device
 service, with TCP_NODELAY and every request sent in a single write.
+
+uiautomator2 JSON-RPC calls are HTTP/1.1 with keep-alive: a ``tcp:9008`` stream is kept open after a call
+and reused by the next one (the server frames every answer with Content-Length), so a call costs one round
+trip instead of a new adb connection and device stream. A kept stream found closed when it is used (the
+server restarted or the transport dropped while it sat idle: no byte of an answer arrives) is replaced by a
+fresh one once.
 """
 
 from __future__ import annotations
@@ -12,11 +18,13 @@ from __future__ import annotations
 import json
 import socket
 import struct
+import threading
 from dataclasses import dataclass
 
 from emukit.errors import DeviceError
 
 _SHELL_PACKET = struct.Struct("<BI")
+_MAX_IDLE_RPC_STREAMS = 2
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,16 @@ class AdbWire:
         self.port = port
         self.host = host
         self.timeout = timeout
+        self._idle: dict[int, list[socket.socket]] = {}  # kept-alive uiautomator2 streams by device port
+        self._idle_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close the kept-alive JSON-RPC streams."""
+        with self._idle_lock:
+            socks = [s for group in self._idle.values() for s in group]
+            self._idle.clear()
+        for sock in socks:
+            sock.close()
 
     # ------------------------------------------------------------------ connection
     def _connect(self, service: str, timeout: float | None = None) -> socket.socket:
@@ -109,15 +127,39 @@ class AdbWire:
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
                            "params": [] if params is None else params}).encode()
         request = (b"POST /jsonrpc/0 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                   b"Accept-Encoding: \r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
+                   b"Accept-Encoding: \r\nConnection: keep-alive\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
+        with self._idle_lock:
+            kept = self._idle.get(port)
+            sock = kept.pop() if kept else None
         try:
-            with self._connect(f"tcp:{port}", timeout) as sock:
-                sock.sendall(request)
-                raw = _recv_all(sock)
+            if sock is not None:
+                try:
+                    status_line, payload, keep = self._exchange(sock, request, timeout)
+                except _NoAnswer:  # the kept stream was already closed: the request never ran
+                    sock.close()
+                    sock = None
+            if sock is None:
+                sock = self._connect(f"tcp:{port}", timeout)
+                try:
+                    status_line, payload, keep = self._exchange(sock, request, timeout)
+                except _NoAnswer as exc:
+                    raise ConnectionError("the server closed the stream without answering") from exc
         except OSError as exc:
+            if sock is not None:
+                sock.close()
             raise DeviceError(f"{self.serial}: jsonrpc {method}: {exc}") from exc
-        head, _, payload = raw.partition(b"\r\n\r\n")
-        status_line = head.split(b"\r\n", 1)[0]
+        except BaseException:
+            if sock is not None:
+                sock.close()
+            raise
+        if keep:
+            with self._idle_lock:
+                group = self._idle.setdefault(port, [])
+                if len(group) < _MAX_IDLE_RPC_STREAMS:
+                    group.append(sock)
+                    sock = None
+        if sock is not None:
+            sock.close()
         if b" 200 " not in status_line + b" ":
             raise DeviceError(f"{self.serial}: jsonrpc {method}: HTTP {status_line.decode(errors='replace')}")
         reply = json.loads(payload)
@@ -125,6 +167,40 @@ class AdbWire:
             err = reply["error"]
             raise JsonRpcError(f"{self.serial}: jsonrpc {method}: {err.get('message', err)}", err)
         return reply.get("result")
+
+    def _exchange(self, sock: socket.socket, request: bytes, timeout: float | None) -> tuple[bytes, bytes, bool]:
+        """Send one HTTP request, read its response: (status line, body, connection reusable)."""
+        sock.settimeout(timeout or self.timeout)
+        try:
+            sock.sendall(request)
+        except (BrokenPipeError, ConnectionResetError) as exc:  # the peer had closed the stream
+            raise _NoAnswer() from exc
+        head = bytearray()
+        while b"\r\n\r\n" not in head:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                if head:
+                    raise
+                raise _NoAnswer() from None
+            if not chunk:
+                if not head:
+                    raise _NoAnswer()
+                raise ConnectionError("HTTP response ended inside its header")
+            head += chunk
+        header, _, rest = bytes(head).partition(b"\r\n\r\n")
+        lines = header.split(b"\r\n")
+        fields = {k.strip().lower(): v.strip() for k, _, v in (line.partition(b":") for line in lines[1:])}
+        length = fields.get(b"content-length")
+        if length is None:  # delimited by the end of the stream
+            return lines[0], rest + _recv_all(sock), False
+        n = int(length)
+        body = rest + (_recv_exact(sock, n - len(rest)) if n > len(rest) else b"")
+        return lines[0], body[:n], fields.get(b"connection", b"").lower() != b"close" and len(body) == n
+
+
+class _NoAnswer(Exception):
+    """The stream closed before a single byte of the answer (the request was not served)."""
 
 
 class JsonRpcError(DeviceError):

@@ -111,6 +111,7 @@ class Driver:
             return self.wire.jsonrpc(method, list(params), timeout=timeout)
 
     def close(self) -> None:
+        self.wire.close()
         if self._u2 is not None:
             with contextlib.suppress(Exception):  # best effort at shutdown
                 self._u2.stop_uiautomator(wait=False)
@@ -199,9 +200,15 @@ class Driver:
     def find(self, timeout: float = 0.0, **query: Any) -> Element | None:
         """The element matching the selector (waiting up to ``timeout`` s), or None."""
         sel = self.selector(**query)
-        if timeout:
+        found = self._obj_info(sel)
+        if found is None and timeout:
+            # not on screen yet: let the device wait for it (one call), then read it
             if not self.rpc("waitForExists", sel, int(timeout * 1000), timeout=timeout + 10):
                 return None
+            found = self._obj_info(sel)
+        return found
+
+    def _obj_info(self, sel: dict[str, Any]) -> Element | None:
         try:
             return element_from_info(self.rpc("objInfo", sel))
         except JsonRpcError as exc:

@@ -114,7 +114,8 @@ class ConsoleSession:
                 self._send("KO: unknown command, try 'help'\n")
             return True
         try:
-            reply = self._dispatch(cmd, args)
+            with self.device.ui_changing():
+                reply = self._dispatch(cmd, args)
         except SnapshotError as exc:
             reply = f"KO: {exc}\n"
         except Exception as exc:  # report, never crash the console

@@ -1,6 +1,14 @@
 """The virtual device's system: one object that owns the filesystem, the state model, the apps, the window
 manager, the clock and the snapshots. Protocol front ends (ADB transport, console, uiautomator2 server,
 shell) call into it under ``device.lock``.
+
+Screen memo: building the composed window tree, its hierarchy dump and its render key costs a few
+milliseconds per request, and most requests only read the screen. The front ends therefore mark each request
+as reading (:meth:`VirtualDevice.ui_reading`: screencap, uiautomator2 queries and dumps) or as possibly
+changing the device (:meth:`VirtualDevice.ui_changing`: every other shell command, RPC, console command,
+sync session and gRPC write). A change advances :attr:`VirtualDevice.ui_epoch` when it starts and when it
+ends; within reading requests the window manager reuses what it computed for the same (epoch, clocks).
+Direct in-process calls are outside both scopes and always compute afresh.
 """
 
 from __future__ import annotations
@@ -9,7 +17,8 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from emukit.vdevice.apps.base import App, Notification
@@ -78,6 +87,9 @@ class VirtualDevice:
         self.snapshots = SnapshotStore(self)
         self.state = DeviceState()
         self._host_anchor = time.monotonic()
+        self.ui_epoch = 0  # advanced around every request that may change what the screen shows
+        self._epoch_lock = threading.Lock()
+        self._reading = threading.local()
         self.u2_ports: dict[int, int] = {}  # tcp ports served by a running uiautomator2 server
         state_file = self.state_dir / "state.json"
         if wipe or not state_file.exists():
@@ -131,6 +143,37 @@ class VirtualDevice:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(self.state.model_dump_json(indent=1))
         os.replace(tmp, path)
+
+    # ------------------------------------------------------------------ screen memo scopes
+    def ui_changed(self) -> None:
+        """Forget every memoised screen (called before and after anything that may change it)."""
+        with self._epoch_lock:
+            self.ui_epoch += 1
+
+    @contextmanager
+    def ui_changing(self) -> Iterator[None]:
+        """Scope of a request that may change the device: memoised screens are invalid during and after it."""
+        self.ui_changed()
+        try:
+            yield
+        finally:
+            self.ui_changed()
+
+    @contextmanager
+    def ui_reading(self) -> Iterator[None]:
+        """Scope of a request that only reads the screen: this thread may reuse memoised screens."""
+        depth = getattr(self._reading, "depth", 0)
+        self._reading.depth = depth + 1
+        try:
+            yield
+        finally:
+            self._reading.depth = depth
+
+    def ui_memo_key(self) -> tuple[int, int, int] | None:
+        """Key for memoised screen data while this thread serves a reading request, else None."""
+        if not getattr(self._reading, "depth", 0):
+            return None
+        return self.ui_epoch, self.wall_ms(), self.elapsed_ms()
 
     # ------------------------------------------------------------------ clock
     def wall_ms(self) -> int:

@@ -75,7 +75,7 @@ class EmulatorControllerServicer(pb2_grpc.EmulatorControllerServicer):
             return pb2.ClipData(text=clip.text if clip is not None else "")
 
     def setClipboard(self, request: pb2.ClipData, context: grpc.ServicerContext) -> Empty:
-        with self.device.lock:
+        with self.device.ui_changing(), self.device.lock:
             self.device.set_clip(request.text, label="")
             self._host_clip = self.device.get_clip()
         return Empty()

@@ -225,7 +225,19 @@ class DeviceServer:
 
     # ------------------------------------------------------------------ services
     def resolve(self, service: str):
-        """Handler for an ADB service name, or None to refuse it."""
+        """Handler for an ADB service name, or None to refuse it. Shell lines and uiautomator2 calls mark
+        their own screen-memo scope; every other service (sync, root, reboot) may change the device."""
+        handler = self._resolve(service)
+        if handler is None or handler in (self._shell_v1, self._shell_v2, self._u2):
+            return handler
+
+        def changing(stream: Stream, svc: str) -> None:
+            with self.device.ui_changing():
+                handler(stream, svc)
+
+        return changing
+
+    def _resolve(self, service: str):
         if service.startswith(("shell:", "exec:")):
             return self._shell_v1
         if service.startswith("shell,") and ":" in service:

@@ -63,10 +63,13 @@ class InvalidParams(RpcError):
 
 @dataclass
 class Method:
-    """One RPC method. ``locked`` methods run entirely under ``device.lock``."""
+    """One RPC method. ``locked`` methods run entirely under ``device.lock``; ``reads`` methods only read the
+    screen and device state (they run in :meth:`VirtualDevice.ui_reading`, every other method in
+    :meth:`VirtualDevice.ui_changing`)."""
 
     fn: Callable[..., Any]
     locked: bool = True
+    reads: bool = False
 
 
 METHODS: dict[str, Method] = {}
@@ -75,11 +78,12 @@ METHODS: dict[str, Method] = {}
 Handler = Callable[..., Any]
 
 
-def rpc(name: str | None = None, *, locked: bool = True) -> Callable[[Handler], Handler]:
-    """Register a function as the RPC method ``name`` (default: the function's name)."""
+def rpc(name: str | None = None, *, locked: bool = True, reads: bool = False) -> Callable[[Handler], Handler]:
+    """Register a function as the RPC method ``name`` (default: the function's name); ``reads``: it never
+    changes the device."""
 
     def register(fn: Handler) -> Handler:
-        METHODS[name or fn.__name__] = Method(fn, locked)
+        METHODS[name or fn.__name__] = Method(fn, locked, reads)
         return fn
 
     return register
@@ -201,7 +205,7 @@ def setClipboard(dev: VirtualDevice, label: Any, text: Any) -> None:
     dev.set_clip(str(as_str(text, "text")), as_str(label, "label", nullable=True) or "")
 
 
-@rpc()
+@rpc(reads=True)
 def getClipboard(dev: VirtualDevice) -> str | None:
     clip = dev.get_clip()
     return clip.text if clip is not None else None
@@ -234,7 +238,7 @@ class ObjectNotFound(RpcError):
 
 def screen_nodes(dev: VirtualDevice) -> list[Node]:
     """The composed screen, flattened for matching."""
-    return flatten(dev.wm.windows(), dev.state.ui.focused_id)
+    return dev.wm.memo("nodes", lambda: flatten(dev.wm.windows(), dev.state.ui.focused_id))
 
 
 def _sel(value: Any) -> dict[str, Any]:
@@ -250,33 +254,33 @@ def find_node(dev: VirtualDevice, selector: Any) -> Node:
     return node
 
 
-@rpc()
+@rpc(reads=True)
 def exist(dev: VirtualDevice, selector: Any) -> bool:
     return find(screen_nodes(dev), _sel(selector)) is not None
 
 
-@rpc()
+@rpc(reads=True)
 def count(dev: VirtualDevice, selector: Any) -> int:
     """Number of matches; like the real server it ignores ``instance``."""
     return len(find_all(screen_nodes(dev), _sel(selector), use_instance=False))
 
 
-@rpc()
+@rpc(reads=True)
 def objInfo(dev: VirtualDevice, selector: Any) -> dict[str, Any]:
     return obj_info(find_node(dev, selector))
 
 
-@rpc()
+@rpc(reads=True)
 def objInfoOfAllInstances(dev: VirtualDevice, selector: Any) -> list[dict[str, Any]]:
     return [obj_info(n) for n in find_all(screen_nodes(dev), _sel(selector), use_instance=False)]
 
 
-@rpc()
+@rpc(reads=True)
 def getText(dev: VirtualDevice, selector: Any) -> str:
     return find_node(dev, selector).view.text
 
 
-@rpc()
+@rpc(reads=True)
 def getChildCount(dev: VirtualDevice, selector: Any) -> int:
     return len(find_node(dev, selector).children)
 
@@ -337,15 +341,16 @@ def _wait(dev: VirtualDevice, selector: Any, timeout: Any, present: bool) -> boo
                 return True
         if time.monotonic() >= deadline:
             return False
+        dev.ui_changed()  # a wait exists to see changes nothing announced: look afresh next time
         time.sleep(min(POLL_S, max(0.0, deadline - time.monotonic())))
 
 
-@rpc(locked=False)
+@rpc(locked=False, reads=True)
 def waitForExists(dev: VirtualDevice, selector: Any, timeout: Any) -> bool:
     return _wait(dev, selector, timeout, True)
 
 
-@rpc(locked=False)
+@rpc(locked=False, reads=True)
 def waitUntilGone(dev: VirtualDevice, selector: Any, timeout: Any) -> bool:
     return _wait(dev, selector, timeout, False)
 

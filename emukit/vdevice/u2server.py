@@ -291,11 +291,12 @@ def call(device: VirtualDevice, req: Any) -> dict[str, Any]:
     except TypeError as exc:
         return _error(req_id, -32602, f"Invalid params: {name}: {exc}")
     try:
-        if method.locked:
-            with device.lock:
+        with device.ui_reading() if method.reads else device.ui_changing():
+            if method.locked:
+                with device.lock:
+                    result = method.fn(device, *args, **kwargs)
+            else:
                 result = method.fn(device, *args, **kwargs)
-        else:
-            result = method.fn(device, *args, **kwargs)
     except RpcError as exc:
         return _error(req_id, exc.code, exc.message, exc.data)
     except SelectorError as exc:
@@ -323,7 +324,7 @@ def _set_screen_on(dev: VirtualDevice, on: bool) -> None:
     _SCREEN_ON[dev] = on
 
 
-@rpc()
+@rpc(reads=True)
 def deviceInfo(dev: VirtualDevice) -> dict[str, Any]:
     package, _ = dev.current_focus()
     return {
@@ -340,7 +341,7 @@ def deviceInfo(dev: VirtualDevice) -> dict[str, Any]:
     }
 
 
-@rpc()
+@rpc(reads=True)
 def dumpWindowHierarchy(dev: VirtualDevice, compressed: Any = False, maxDepth: Any = None,
                         rootInActive: Any = None) -> str:
     """The uiautomator dump of the composed screen (``compressed`` and ``rootInActive`` change nothing:
@@ -352,7 +353,7 @@ def dumpWindowHierarchy(dev: VirtualDevice, compressed: Any = False, maxDepth: A
     return dev.wm.hierarchy_xml(max_depth=depth)
 
 
-@rpc()
+@rpc(reads=True)
 def takeScreenshot(dev: VirtualDevice, scale: Any = 1.0, quality: Any = 100) -> str:
     """The screen as a base64 JPEG, scaled by ``scale`` (0 < scale <= 1 on the real server)."""
     factor = as_float(scale, "scale")
@@ -378,12 +379,12 @@ def sleep(dev: VirtualDevice) -> None:
     _set_screen_on(dev, False)
 
 
-@rpc()
+@rpc(reads=True)
 def isScreenOn(dev: VirtualDevice) -> bool:
     return screen_on(dev)
 
 
-@rpc()
+@rpc(reads=True)
 def waitForIdle(dev: VirtualDevice, timeout: Any = 10000) -> bool:
     """UiDevice.waitForIdle: the virtual device applies every event before answering, so it is idle."""
     as_int(timeout, "timeout")
@@ -417,7 +418,7 @@ def openQuickSettings(dev: VirtualDevice) -> bool:
     return True
 
 
-@rpc()
+@rpc(reads=True)
 def getLastToast(dev: VirtualDevice) -> str | None:
     return dev.state.ui.toast
 
@@ -434,7 +435,7 @@ def makeToast(dev: VirtualDevice, text: Any, duration: Any = 1000) -> bool:
     return True
 
 
-@rpc()
+@rpc(reads=True)
 def getLastTraversedText(dev: VirtualDevice) -> None:
     """No accessibility traversal events happen on the virtual device."""
 

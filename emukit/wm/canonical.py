@@ -7,17 +7,16 @@ C.5). These helpers make "the same" well defined:
   written by Python's shortest round-trip ``repr`` (``-0.0`` folded into ``0.0``; NaN/Infinity refused), and
   anything that is not plain JSON data refused instead of being stringified silently.
 * :func:`request_hash` — the SHA-256 hex digest of that serialization.
-* :func:`encode_png` / :func:`png_data_url` — images inside requests are re-encoded with fixed Pillow settings
-  (RGB, no ancillary chunks: no text, time, gamma or ICC metadata), so the bytes depend only on the pixels.
-  The compressor is the one bundled with the pinned Pillow wheel; hashes are comparable between runs of the
-  same environment (A and B of a pair are always hashed together).
+* :func:`encode_png` / :func:`png_data_url` — images inside requests are re-encoded by emukit's own PNG
+  encoder (:func:`emukit.images.encode_png`: RGB, one fixed row filter, zlib level 1, no ancillary chunks: no
+  text, time, gamma or ICC metadata), so the bytes depend only on the pixels and on the zlib build; hashes
+  are comparable between runs of the same environment (A and B of a pair are always hashed together).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import json
 import math
 from collections.abc import Mapping
@@ -26,9 +25,7 @@ from typing import Any
 from PIL import Image
 
 from emukit.errors import ConfigError
-
-#: Fixed PNG encoder settings (zlib level 6, no optimisation pass, no metadata chunks).
-PNG_SAVE_OPTIONS: dict[str, Any] = {"format": "PNG", "optimize": False, "compress_level": 1}
+from emukit.images import encode_png as _encode_png
 
 
 def _normalize(obj: Any, path: str) -> Any:
@@ -72,12 +69,8 @@ def request_hash(request: Mapping[str, Any]) -> str:
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """Encode ``image`` as an RGB PNG with :data:`PNG_SAVE_OPTIONS` and no metadata chunks."""
-    rgb = image if image.mode == "RGB" else image.convert("RGB")
-    clean = Image.frombytes("RGB", rgb.size, rgb.tobytes())  # drops .info (dpi, icc, text) carried along
-    buf = io.BytesIO()
-    clean.save(buf, **PNG_SAVE_OPTIONS)
-    return buf.getvalue()
+    """Encode ``image`` as deterministic RGB PNG bytes (no metadata chunks: ``.info`` is never written)."""
+    return _encode_png(image)
 
 
 def png_data_url(png: bytes) -> str:

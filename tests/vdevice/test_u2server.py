@@ -2,8 +2,8 @@
 uiautomator2 3.x client over a socket pair (no adb involved).
 
 The window manager is being written separately, so these tests replace ``device.wm`` with
-:class:`RecordingWM`, a thin wrapper around the real one: it delegates ``windows()``, ``hierarchy_xml()``
-and ``screenshot_image()`` to the real window manager, records every input call (tap, swipe, key...) and
+:class:`RecordingWM`, a thin wrapper around the real one: it delegates ``windows()``, ``hierarchy_xml()``,
+``screenshot_image()`` and ``memo()`` to the real window manager, records every input call (tap, swipe, key...) and
 applies the few effects the tests check itself (``on_click`` of the tapped view, ``on_text`` of a field).
 """
 
@@ -107,6 +107,9 @@ class RecordingWM:
 
     def screenshot_image(self) -> Image.Image:
         return self.real.screenshot_image()
+
+    def memo(self, name: object, compute: Any) -> Any:
+        return self.real.memo(name, compute)
 
     # recorded input
     def _views(self) -> Iterator[View]:

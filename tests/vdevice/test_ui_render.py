@@ -14,7 +14,7 @@ from PIL import Image
 from emukit.vdevice.device import SCREEN_H, SCREEN_W, VirtualDevice
 from emukit.vdevice.ui import render, theme
 from emukit.vdevice.ui.icons import ICONS, icon_mask
-from emukit.vdevice.ui.png import encode_png
+from emukit.images import BandCache, encode_png
 from emukit.vdevice.ui.view import Style, View
 
 

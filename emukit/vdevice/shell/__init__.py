@@ -8,6 +8,7 @@ The ADB transport calls :func:`run_shell` once per ``shell:`` / ``shell,v2:`` st
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -16,6 +17,9 @@ if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
 __all__ = ["run_shell"]
+
+# command lines that only read the screen (a screenshot to stdout); every other line may change the device
+_READS_SCREEN = re.compile(r"\s*screencap(\s+-p)?\s*")
 
 
 def run_shell(device: VirtualDevice, command: str, stdout: Callable[[bytes], None],
@@ -30,4 +34,5 @@ def run_shell(device: VirtualDevice, command: str, stdout: Callable[[bytes], Non
     from emukit.vdevice.shell.interp import make_shell
 
     shell, io = make_shell(device, stdout, stderr, stdin, closed)
-    return shell.run(command, io)
+    with device.ui_reading() if _READS_SCREEN.fullmatch(command) else device.ui_changing():
+        return shell.run(command, io)

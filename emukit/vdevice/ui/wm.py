@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PIL import Image
 
@@ -23,7 +23,7 @@ from emukit.vdevice.ui import systemui, theme
 from emukit.vdevice.ui.editing import field_key
 from emukit.vdevice.ui.input import InputMixin
 from emukit.vdevice.ui.keyboard import keyboard
-from emukit.vdevice.ui.png import encode_png
+from emukit.images import BandCache, encode_png
 from emukit.vdevice.ui.render import render
 from emukit.vdevice.ui.view import Bounds, View, hierarchy_xml
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
 SCREEN_W, SCREEN_H = theme.SCREEN_W, theme.SCREEN_H
+T = TypeVar("T")
 STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
 CACHE_SIZE = 12  # rendered images (7.7 MB each)
 PNG_CACHE_SIZE = 512  # encoded screenshots (~50-150 kB each): the same screens recur across branches
@@ -76,11 +77,33 @@ class WindowManager(InputMixin):
         self.device = device
         self._cache: OrderedDict[tuple, list] = OrderedDict()
         self._png_cache: OrderedDict[tuple, bytes] = OrderedDict()
+        self._bands = BandCache()  # compressed rows shared by this device's screenshots
+        self._memo_key: tuple | None = None
+        self._memo_values: dict[object, object] = {}
         super().__init__()
+
+    def memo(self, name: object, compute: Callable[[], T]) -> T:
+        """``compute()``, reused while this thread serves a reading request and nothing changed the device
+        since it was computed (see :meth:`VirtualDevice.ui_reading`); computed afresh everywhere else."""
+        key = self.device.ui_memo_key()
+        if key is None:
+            return compute()
+        with self.device.lock:
+            if self._memo_key == key and name in self._memo_values:
+                return self._memo_values[name]  # type: ignore[return-value]
+            value = compute()
+            if self._memo_key != key:
+                self._memo_key, self._memo_values = key, {}
+            self._memo_values[name] = value
+            return value
 
     # ------------------------------------------------------------------ composition
     def windows(self) -> list[View]:
-        """The composed screen, bottom window first."""
+        """The composed screen, bottom window first (memoised within reading requests: callers there must
+        not change the views)."""
+        return self.memo("windows", self._compose)
+
+    def _compose(self) -> list[View]:
         with self.device.lock:
             ui = self.device.state.ui
             app_win, field = None, None
@@ -191,18 +214,24 @@ class WindowManager(InputMixin):
         Like ``AccessibilityNodeInfo.getBoundsInScreen`` the bounds are the visible part of each node
         (clipped to its parent and the screen) and nodes scrolled out of sight are left out.
         """
+        return self.memo(("hierarchy", max_depth), lambda: self._hierarchy(max_depth))
+
+    def _hierarchy(self, max_depth: int | None) -> str:
         with self.device.lock:
             screen = (0, 0, SCREEN_W, SCREEN_H)
             clipped = [c for c in (_clipped(w, screen) for w in self.windows()) if c is not None]
             return hierarchy_xml(clipped, max_depth=max_depth)
 
+    def _render_key(self, wins: list[View]) -> tuple:
+        sig: list[tuple] = []
+        for win in wins:
+            _signature(win, sig)
+        return tuple(sig), self.device.state.ui.cursor if self.device.state.ui.focused_id else None
+
     def _rendered(self, want_png: bool) -> list:
         with self.device.lock:
             wins = self.windows()
-            sig: list[tuple] = []
-            for win in wins:
-                _signature(win, sig)
-            key = (tuple(sig), self.device.state.ui.cursor if self.device.state.ui.focused_id else None)
+            key = self.memo("render_key", lambda: self._render_key(wins))
             if want_png and key in self._png_cache:
                 self._png_cache.move_to_end(key)
                 return [None, self._png_cache[key]]
@@ -215,7 +244,7 @@ class WindowManager(InputMixin):
             else:
                 self._cache.move_to_end(key)
         if want_png and entry[1] is None:
-            entry[1] = encode_png(entry[0])
+            entry[1] = encode_png(entry[0], self._bands)
             with self.device.lock:
                 self._png_cache[key] = entry[1]
                 while len(self._png_cache) > PNG_CACHE_SIZE:
