@@ -1,7 +1,12 @@
 """Build throughput: all four families with embedded virtual devices, pairs per minute and the median
-per-branch time breakdown (snapshot load, setup, actions, captures, probes, shared action) plus the store.
+per-branch time breakdown (snapshot load, setup, actions, captures, probes, shared action) plus the store,
+and the CPU time the builder and the device processes used per pair.
 
-    python tools/bench_build.py [--count 20] [--devices 2] [--family all]
+    python tools/bench_build.py [--count 20] [--devices N] [--family all]
+
+``--devices`` defaults to what ``emukit build-pairs`` starts (CPU cores + 1, 2 to 8). The wall time includes
+starting the devices and building their base snapshots (about 10 s), so short runs understate the rate of
+a long build.
 
 Runs in a private HOME and adb server port; the data dir is a fresh temporary folder.
 """
@@ -10,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -19,7 +25,7 @@ from pathlib import Path
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=20, help="pairs per family")
-    parser.add_argument("--devices", type=int, default=2)
+    parser.add_argument("--devices", type=int, default=None)
     parser.add_argument("--family", default="all")
     args = parser.parse_args()
 
@@ -29,19 +35,25 @@ def main() -> int:
 
     port = free_port()
     os.environ["ANDROID_ADB_SERVER_PORT"] = str(port)
-    from emukit.builder.run import BuildOptions, build_pairs
+    from emukit.builder.run import BuildOptions, build_pairs, default_device_count
     from emukit.device.adbserver import AdbServer
     from emukit.templates import load_templates
 
+    devices = args.devices or default_device_count()
     options = BuildOptions(templates=load_templates(family=args.family), count_per_family=args.count,
-                           data_dir=home / "data", devices=args.devices, adb_port=port)
+                           data_dir=home / "data", devices=devices, adb_port=port)
     try:
         runner = build_pairs(options)
     finally:
         AdbServer(port).kill()
     pairs = runner.total_done
-    print(f"{pairs} pairs ({runner.total_wanted} wanted) in {runner.wall_s:.1f} s with {args.devices} device(s): "
+    print(f"{pairs} pairs ({runner.total_wanted} wanted) in {runner.wall_s:.1f} s with {devices} device(s): "
           f"{pairs / runner.wall_s * 60:.1f} pairs/minute")
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)  # the device processes (the adb server is a daemon)
+    print(f"CPU per pair: builder {(own.ru_utime + own.ru_stime) / max(pairs, 1) * 1000:.0f} ms, "
+          f"devices {(kids.ru_utime + kids.ru_stime) / max(pairs, 1) * 1000:.0f} ms "
+          f"({os.cpu_count()} CPU cores)")
     attempted = sum(tp.attempted_now for tp in runner.progress.values())
     print(f"attempts {attempted}, rejected {attempted - pairs}")
     families = sorted({t["pair.family"] for t in runner.timings})

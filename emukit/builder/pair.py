@@ -247,11 +247,9 @@ def request_hashes(png: bytes, action: Action, family: str) -> dict[str, str]:
     return dict(cached)
 
 
-def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]:
-    """Run both branches on ``driver``; return the verified pair or raise :class:`Rejected`."""
-    from emukit.builder.validate import outcomes_differ, states_differ, validate_branch
-
-    t = ctx.template
+def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchRecord], Artifacts]:
+    """The device part of an attempt: branch A then branch B from the base snapshot; raises
+    :class:`Rejected` when an action cannot be done."""
     artifacts = Artifacts()
     branches: dict[str, BranchRecord] = {}
     for name in ("A", "B"):
@@ -264,6 +262,16 @@ def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]
             # element) is retried with the next attempt; a device that stopped answering is replaced
             raise Rejected("action_failed" if device_usable(driver) else "device_error",
                            f"branch {name}: {exc}") from exc
+    return branches, artifacts
+
+
+def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts: Artifacts,
+                  device: str) -> PairRecord:
+    """The host part of an attempt (no device needed): request hashes and the five acceptance criteria;
+    returns the verified pair or raises :class:`Rejected`."""
+    from emukit.builder.validate import outcomes_differ, states_differ, validate_branch
+
+    t = ctx.template
     a, b = branches["A"], branches["B"]
     stable = a.boundary_observation == a.boundary_recaptured and b.boundary_observation == b.boundary_recaptured
     shared_a, shared_b = a.shared_action.canonical(), b.shared_action.canonical()
@@ -285,8 +293,13 @@ def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]
             detail = (f"boundary A {a.boundary_observation.screenshot[:12]} vs B {b.boundary_observation.screenshot[:12]}"
                       f"{'' if shared_a == shared_b else f', shared actions {shared_a} vs {shared_b}'}; " + detail)
         raise Rejected(validation.failed()[0], detail)
-    record = PairRecord(pair_id=ctx.pair_id, family=t.family, template=t.name, template_hash=t.content_hash(),
-                        params=ctx.params, seed=ctx.seed, base_snapshot=t.base_snapshot, shared_action=a.shared_action,
-                        request_hashes=hashes_a, branches={"A": a, "B": b}, validation=validation,
-                        device=driver.serial, attempt=ctx.attempt)
-    return record, artifacts
+    return PairRecord(pair_id=ctx.pair_id, family=t.family, template=t.name, template_hash=t.content_hash(),
+                      params=ctx.params, seed=ctx.seed, base_snapshot=t.base_snapshot, shared_action=a.shared_action,
+                      request_hashes=hashes_a, branches={"A": a, "B": b}, validation=validation,
+                      device=device, attempt=ctx.attempt)
+
+
+def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]:
+    """Run both branches on ``driver``; return the verified pair or raise :class:`Rejected`."""
+    branches, artifacts = run_branches(driver, ctx)
+    return assemble_pair(ctx, branches, artifacts, driver.serial), artifacts

@@ -9,13 +9,15 @@ store's work key (template, seed, slot) makes every pair land once, so a rerun o
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emukit.builder.pair import PairContext, Rejected, build_pair
+from emukit.builder.pair import Artifacts, PairContext, Rejected, assemble_pair, run_branches
 from emukit.device.adbserver import AdbServer
 from emukit.device.driver import Driver
 from emukit.device.launcher import DeviceLauncher
@@ -123,6 +125,7 @@ class PairRunner:
         self.store = store
         self.on_progress = on_progress or (lambda *_: None)
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)  # a slot left flight: waiting workers look again
         wanted = plan_counts(options.templates, options.count_per_family)
         self.progress: dict[str, TemplateProgress] = {}
         for t in options.templates:
@@ -151,6 +154,10 @@ class PairRunner:
             while True:
                 candidates = [tp for tp in self.progress.values() if tp.remaining - len(tp.in_flight) > 0]
                 if not candidates:
+                    if any(tp.in_flight for tp in self.progress.values()):
+                        # attempts still on devices or being checked may come back rejected: wait for them
+                        self.changed.wait(timeout=1.0)
+                        continue
                     return None
                 tp = max(candidates, key=lambda p: (p.remaining - len(p.in_flight)) / max(p.wanted, 1))
                 retry = [s for s in sorted(tp.attempts)
@@ -169,40 +176,75 @@ class PairRunner:
                 tp.in_flight.add(slot)
                 return tp, slot, tp.attempts.get(slot, 0)
 
-    def _attempt(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int) -> None:
+    def _attempt(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int) -> bool:
+        """Run the device part of one attempt and hand the rest to the finisher; True when the finisher now
+        owns the slot (it releases it), False when the attempt ended here (rejected on the device)."""
         t = tp.template
         seed = self.options.seed
         params = sample_params(t, rng_for(t.name, seed, slot, attempt))
         ctx = PairContext(t, params, seed, slot, attempt)
         try:
             ensure_snapshot(driver, t.base_snapshot, self.options.data_dir)
-            record, artifacts = build_pair(driver, ctx)
+            branches, artifacts = run_branches(driver, ctx)
         except Rejected as rej:
-            self.store.add_rejection(Rejection(family=t.family, template=t.name, params=params, seed=seed,
-                                               attempt=attempt, reason=rej.reason, detail=rej.detail[:4000],
-                                               device=driver.serial), slot)
-            with self.lock:
-                tp.attempted_now += 1
-                tp.rejected_now[rej.reason] += 1
-                tp.attempts[slot] = attempt + 1
-                if attempt + 1 >= self.options.max_attempts:
-                    tp.exhausted.add(slot)
+            self._reject(tp, slot, ctx, rej, driver.serial)
             if rej.reason == "device_error":
                 raise DeviceError(rej.detail) from rej
-            return
-        t0 = time.perf_counter()
-        added = self.store.add_pair(record, slot, artifacts.blobs)
-        store_ms = (time.perf_counter() - t0) * 1000
+            return False
+        self._finishing.acquire()  # back-pressure: a few finished attempts wait at most
+        try:
+            self._finisher.submit(self._finish, tp, slot, ctx, branches, artifacts, driver.serial)
+        except BaseException:
+            self._finishing.release()
+            raise
+        return True
+
+    def _reject(self, tp: TemplateProgress, slot: int, ctx: PairContext, rej: Rejected, device: str) -> None:
+        t = tp.template
+        self.store.add_rejection(Rejection(family=t.family, template=t.name, params=ctx.params, seed=ctx.seed,
+                                           attempt=ctx.attempt, reason=rej.reason, detail=rej.detail[:4000],
+                                           device=device), slot)
         with self.lock:
             tp.attempted_now += 1
-            tp.done.add(slot)
-            if added:
-                tp.accepted_now += 1
-                timing = {f"{b}.{k}": v for b, br in record.branches.items() for k, v in br.timings_ms.items()}
-                timing["pair.store"] = store_ms
-                timing["pair.family"] = t.family  # type: ignore[assignment]
-                self.timings.append(timing)
-        self.on_progress(self.total_done, self.total_wanted, t.name)
+            tp.rejected_now[rej.reason] += 1
+            tp.attempts[slot] = ctx.attempt + 1
+            if ctx.attempt + 1 >= self.options.max_attempts:
+                tp.exhausted.add(slot)
+
+    def _finish(self, tp: TemplateProgress, slot: int, ctx: PairContext, branches: dict,
+                artifacts: Artifacts, device: str) -> None:
+        """Host part of an attempt, off the device's critical path: check the pair, then store it
+        atomically (or its rejection)."""
+        try:
+            try:
+                record = assemble_pair(ctx, branches, artifacts, device)
+            except Rejected as rej:
+                self._reject(tp, slot, ctx, rej, device)
+                return
+            t0 = time.perf_counter()
+            added = self.store.add_pair(record, slot, artifacts.blobs)
+            store_ms = (time.perf_counter() - t0) * 1000
+            with self.lock:
+                tp.attempted_now += 1
+                tp.done.add(slot)
+                if added:
+                    tp.accepted_now += 1
+                    timing = {f"{b}.{k}": v for b, br in record.branches.items() for k, v in br.timings_ms.items()}
+                    timing["pair.store"] = store_ms
+                    timing["pair.family"] = ctx.template.family  # type: ignore[assignment]
+                    self.timings.append(timing)
+            self.on_progress(self.total_done, self.total_wanted, ctx.template.name)
+        except Exception as exc:  # noqa: BLE001 - the store failed: report it, the slot is tried again later
+            with self.lock:
+                self.errors.append(f"{ctx.template.name} slot {slot}: {type(exc).__name__}: {exc}")
+        finally:
+            self._release(tp, slot)
+            self._finishing.release()
+
+    def _release(self, tp: TemplateProgress, slot: int) -> None:
+        with self.lock:
+            tp.in_flight.discard(slot)
+            self.changed.notify_all()
 
     def worker(self, pool: DevicePool) -> None:
         # one driver per device for the worker's life: its uiautomator2 session and kept-alive RPC stream
@@ -214,6 +256,7 @@ class PairRunner:
                 if work is None:
                     return
                 tp, slot, attempt = work
+                handed_over = False
                 try:
                     with pool.lease() as lease:
                         driver = drivers.get(lease.serial)
@@ -221,29 +264,41 @@ class PairRunner:
                             driver = drivers[lease.serial] = Driver(lease.serial, self.options.adb_port,
                                                                     default_timeout=10)
                         try:
-                            self._attempt(driver, tp, slot, attempt)
+                            handed_over = self._attempt(driver, tp, slot, attempt)
                         except DeviceError as exc:
                             lease.mark_unhealthy(str(exc)[:200])
                             drivers.pop(lease.serial).close()
                 except DeviceError as exc:  # the pool could not give a device
                     with self.lock:
                         self.errors.append(f"device pool: {exc}")
-                        tp.in_flight.discard(slot)
                     return
                 finally:
-                    with self.lock:
-                        tp.in_flight.discard(slot)
+                    if not handed_over:
+                        self._release(tp, slot)
         finally:
             for driver in drivers.values():
                 driver.close()
 
     def run(self, pool: DevicePool, workers: int) -> None:
+        # devices run branches; one finisher thread checks and stores finished attempts meanwhile
+        self._finisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pair-finisher")
+        self._finishing = threading.BoundedSemaphore(2 * workers)
         threads = [threading.Thread(target=self.worker, args=(pool,), name=f"pair-worker-{i}", daemon=True)
                    for i in range(workers)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
+        try:
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+        finally:
+            self._finisher.shutdown(wait=True)
+
+
+def default_device_count() -> int:
+    """Embedded virtual devices started when none is given or attached: one more than the CPU cores (a
+    device waits for the host part of its attempts and for adb round trips about a third of the time), at
+    least 2 and at most 8."""
+    return max(2, min(8, (os.cpu_count() or 1) + 1))
 
 
 def make_pool(options: BuildOptions, server: AdbServer) -> tuple[DevicePool, int]:
@@ -256,7 +311,7 @@ def make_pool(options: BuildOptions, server: AdbServer) -> tuple[DevicePool, int
         if missing:
             raise ConfigError(f"device(s) not attached: {', '.join(missing)}")
         return DevicePool([AttachedLauncher(s, server) for s in serials]), len(serials)
-    n = options.devices or 2
+    n = options.devices or default_device_count()
     from emukit.device.virtual import free_adb_ports
 
     start = free_adb_ports(1, start=5555)[0] if n == 1 else 5555

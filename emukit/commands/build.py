@@ -84,7 +84,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--count", type=int, default=200, help="verified pairs per family (default 200)")
     p.add_argument("--seed", type=int, default=0)
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--devices", type=int, help="start N embedded virtual devices")
+    group.add_argument("--devices", type=int,
+                       help="start N embedded virtual devices (default when none is attached: CPU cores + 1, "
+                            "2 to 8)")
     group.add_argument("--device", action="append", help="use this attached device (repeatable)")
     p.add_argument("--data-dir", type=Path, default=default_data_dir(),
                    help="artifacts, base-snapshot fingerprints and the default SQLite store (default ./data)")

@@ -110,3 +110,43 @@ def test_fault_mid_branch_is_rejected_then_retried(vdevice, adb_server, tmp_path
         assert len(pair.branches["A"].history) >= 10 and pair.validation.accepted
         assert store.audit() == []  # nothing half-written
     assert runner.total_done == 1
+
+
+def test_host_part_rejections_and_store_failures_go_back_to_the_queue(vdevice, adb_server, tmp_path, monkeypatch):
+    """The finisher thread checks and stores attempts while the device runs the next one. A pair that fails
+    the criteria there is stored as a rejection and its slot retried; a store failure is reported and the
+    slot retried; the build still ends with the exact count. The failures are injected by wrapping
+    ``assemble_pair`` and ``Store.add_pair`` once each (test hooks); everything else is real."""
+    from emukit.builder import run as run_mod
+    from emukit.builder.pair import Rejected
+    from emukit.builder.run import BuildOptions, build_pairs
+    from emukit.templates import load_templates
+
+    real_assemble, real_add = run_mod.assemble_pair, Store.add_pair
+    injected: list[str] = []
+
+    def assemble(ctx, branches, artifacts, device):
+        if "criteria" not in injected:
+            injected.append("criteria")
+            raise Rejected("validator_pass", "injected: A's outcome did not match the template")
+        return real_assemble(ctx, branches, artifacts, device)
+
+    def add_pair(self, record, slot, blobs, **kw):
+        if "store" not in injected:
+            injected.append("store")
+            raise OSError("injected: disk full")
+        return real_add(self, record, slot, blobs, **kw)
+
+    monkeypatch.setattr(run_mod, "assemble_pair", assemble)
+    monkeypatch.setattr(Store, "add_pair", add_pair)
+    data = tmp_path / "data"
+    options = BuildOptions(templates=load_templates(names=["copy_direct"]), count_per_family=2, seed=5,
+                           data_dir=data, serials=[vdevice.serial], adb_port=adb_server.port)
+    runner = build_pairs(options)
+    assert injected == ["criteria", "store"]
+    assert runner.total_done == 2
+    assert any("OSError: injected: disk full" in e for e in runner.errors)
+    with Store(data_dir=data) as store:
+        assert store.count_pairs() == 2
+        assert [(r.reason, r.attempt) for r in store.rejections()] == [("validator_pass", 0)]
+        assert store.audit() == []
