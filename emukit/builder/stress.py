@@ -41,6 +41,9 @@ from emukit.builder.pair import (
     load_base,
 )
 from emukit.builder.run import BuildOptions, make_pool
+from emukit.builder.stress_apps import CLIPBOARD_TABLE, ORDERED_TABLE
+from emukit.builder.stress_model import FamilyTable, Move
+from emukit.builder.stress_temporal import TEMPORAL_TABLE
 from emukit.builder.steps import StepRunner
 from emukit.device.adbserver import AdbServer
 from emukit.device.driver import SELECTOR_KEYS, Driver
@@ -62,38 +65,7 @@ SUITES_DIRNAME = "suites"
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 
-# ------------------------------------------------------------------------------------------ the table
-@dataclass(frozen=True)
-class Move:
-    """A state-preserving unit of model-visible actions.
-
-    ``steps``: raw steps (``tap``, ``long_press``, ``swipe``, ``back``, ``home``, ``key``), one recorded action
-    each; ``requires``: selectors that must all be on screen for the move to apply; ``pool``: the name of a
-    distractor pool -- the move then applies to the first-fitting name of that pool that is on screen (as
-    ``{name}``).
-    """
-
-    name: str
-    steps: tuple[dict[str, Any], ...]
-    requires: tuple[dict[str, Any], ...] = ()
-    pool: str | None = None
-
-    @property
-    def length(self) -> int:
-        return len(self.steps)
-
-
-@dataclass(frozen=True)
-class FamilyTable:
-    """Per family: neutral moves (d-stress and interference filler), interfering moves per level, and how
-    distractor files are derived from a trajectory's state parameters (``distractors``: pool -> names)."""
-
-    family: str
-    neutral: tuple[Move, ...]
-    levels: dict[str, tuple[Move, ...]]
-    distractors: str | None = None  # name of a function in this module: (state params, params, rng) -> pools
-
-
+# ------------------------------------------------------------------------------------------ the tables
 FILES = "com.google.android.documentsui"
 ROW = "android:id/title"
 
@@ -136,30 +108,6 @@ _FILES_NEUTRAL = (
                                                         "text": "Files"}})),
 )
 
-# System-level moves: they apply in any app and leave it as it was (Overview opened and closed; the
-# notification shade pulled down and closed with BACK).
-_SYSTEM_NEUTRAL = (
-    Move("recents_round_trip", ({"key": 187}, {"key": 187})),
-    Move("shade_open_close", ({"swipe": {"x1": 540, "y1": 10, "x2": 540, "y2": 1400, "duration_ms": 300}},
-                              {"back": {}})),
-)
-
-TABLES: dict[str, FamilyTable] = {
-    "persistent": FamilyTable(
-        family="persistent",
-        neutral=_FILES_NEUTRAL,
-        levels={
-            "low": _FILES_NEUTRAL,  # unrelated navigation
-            "medium": _files_moves("unrelated", confirmed_delete=False),  # cancelled ops on unrelated files
-            "high": _files_moves("near", confirmed_delete=True),  # near-name, same-extension distractors
-        },
-        distractors="persistent_distractors",
-    ),
-    # Clipboard and Ordered Collection: d-stress and low interference with system-level moves only; their
-    # medium/high interference moves (app-specific, seed F.4) are not defined yet.
-    "clipboard": FamilyTable(family="clipboard", neutral=_SYSTEM_NEUTRAL, levels={"low": _SYSTEM_NEUTRAL}),
-    "ordered": FamilyTable(family="ordered", neutral=_SYSTEM_NEUTRAL, levels={"low": _SYSTEM_NEUTRAL}),
-}
 
 
 def validate_table(table: FamilyTable) -> None:
@@ -201,8 +149,8 @@ def validate_table(table: FamilyTable) -> None:
             fields = set(_FIELD.findall(json.dumps([m.steps, m.requires])))
             if fields - {"name"} or (fields and not m.pool) or (m.pool and "name" not in fields):
                 raise ConfigError(f"{where}: move {m.name}: placeholders {sorted(fields)} need pool + {{name}}")
-    if table.distractors and not callable(globals().get(table.distractors)):
-        raise ConfigError(f"{where}: unknown distractor function {table.distractors!r}")
+    if table.distractors is not None and not callable(table.distractors):
+        raise ConfigError(f"{where}: distractors must be a function, not {table.distractors!r}")
 
 
 # ------------------------------------------------------------------------------------------ distractors
@@ -221,11 +169,11 @@ def _strings(obj: Any) -> set[str]:
 
 
 def persistent_distractors(state_params: dict[str, Any], params: dict[str, Any], branch_steps: list[dict[str, Any]],
-                           rng: random.Random) -> tuple[dict[str, list[str]], list[str]]:
+                           rng: random.Random) -> tuple[dict[str, list[str]], list[dict[str, Any]]]:
     """Distractor files for a Persistent Artifact trajectory: ``unrelated`` (other stems and extensions) and
-    ``near`` (the target's stem with a near number, same extension). Returns (pools, folders): each name is
-    created in each folder the trajectory touches (source and destination folders, the folders of every path
-    and destination of the setting steps), so one is on screen wherever the setting steps end."""
+    ``near`` (the target's stem with a near number, same extension). Returns (pools, setup steps): each name
+    is created in each folder the trajectory touches (source and destination folders, the folders of every
+    path and destination of the setting steps), so one is on screen wherever the setting steps end."""
     source = str(state_params["source"])
     target = posixpath.basename(source)
     taken = {posixpath.basename(s) for s in _strings(params) | _strings(state_params) | _strings(branch_steps)}
@@ -262,7 +210,8 @@ def persistent_distractors(state_params: dict[str, Any], params: dict[str, Any],
         name = f"{rng.choice(_UNRELATED_WORDS)}_{rng.randint(10, 99)}.{rng.choice([e for e in _UNRELATED_EXTS if e != ext])}"
         if name not in taken and name not in unrelated:
             unrelated.append(name)
-    return {"near": near, "unrelated": unrelated}, folders
+    pools = {"near": near, "unrelated": unrelated}
+    return pools, distractor_setup(pools, folders)
 
 
 def distractor_setup(pools: dict[str, list[str]], folders: list[str]) -> list[dict[str, Any]]:
@@ -275,6 +224,23 @@ def distractor_setup(pools: dict[str, list[str]], folders: list[str]) -> list[di
                 steps.append({"shell": f"[ -d '{folder}' ] && echo distractor > '{path}' && "
                                        f"touch -t 202601150900.00 '{path}' || true"})
     return steps
+
+
+TABLES: dict[str, FamilyTable] = {
+    "persistent": FamilyTable(
+        family="persistent",
+        neutral=_FILES_NEUTRAL,
+        levels={
+            "low": _FILES_NEUTRAL,  # unrelated navigation
+            "medium": _files_moves("unrelated", confirmed_delete=False),  # cancelled ops on unrelated files
+            "high": _files_moves("near", confirmed_delete=True),  # near-name, same-extension distractors
+        },
+        distractors=persistent_distractors,
+    ),
+    "clipboard": CLIPBOARD_TABLE,
+    "ordered": ORDERED_TABLE,
+    "temporal": TEMPORAL_TABLE,
+}
 
 
 # ------------------------------------------------------------------------------------------ one trajectory
@@ -344,8 +310,7 @@ def run_trajectory(driver: Driver, suite: str, item: WorkItem, seed: int, attemp
     if item.level is not None:
         level_moves = table.levels[item.level]
         if item.level != "low" and table.distractors:
-            pools, folders = globals()[table.distractors](state_params, params, setting_steps, rng)
-            extra_setup = distractor_setup(pools, folders)
+            pools, extra_setup = table.distractors(state_params, params, setting_steps, rng)
     ensure_snapshot(driver, t.base_snapshot, data_dir)
     load_base(driver, t.base_snapshot)
     runner = StepRunner(driver, f"{t.source_path}: {suite} {item.trajectory_id}")

@@ -14,7 +14,6 @@ from rich.console import Console
 from emukit.builder.stress import (
     LEVELS,
     TABLES,
-    Move,
     SuiteOptions,
     SuiteRunner,
     plan,
@@ -23,6 +22,7 @@ from emukit.builder.stress import (
     suite_dir,
     validate_table,
 )
+from emukit.builder.stress_model import SYSTEM_NEUTRAL, FamilyTable, Move
 from emukit.errors import ConfigError
 from emukit.export import SPLIT_CRITERIA
 from emukit.templates import load_templates
@@ -101,7 +101,10 @@ def test_plan_follows_the_seed_strata():
         [i.trajectory_id for i in plan("interference", list(reversed(templates)), 10)]
 
 
-def test_unsupported_family_is_reported(tmp_path):
+def test_unsupported_family_is_reported(tmp_path, monkeypatch):
+    """Every shipped family has a table; a family without one (removed here) is reported, not built."""
+    assert set(TABLES) == {"persistent", "clipboard", "ordered", "temporal"}
+    monkeypatch.delitem(TABLES, "temporal")
     temporal = load_templates(family="temporal")
     assert len(temporal) == 6
     runner = SuiteRunner(SuiteOptions(suite="d-stress", templates=temporal, count_per_family=4, data_dir=tmp_path))
@@ -134,9 +137,11 @@ def test_table_validation():
         validate_table(other)
 
 
-def test_depths_must_be_fillable_and_missing_levels_are_skipped():
+def test_depths_must_be_fillable_and_missing_levels_are_skipped(monkeypatch):
     (copy_direct,) = load_templates(names=["copy_direct"])
-    as_clipboard = copy_direct.model_copy(update={"family": "clipboard"})  # system moves only: 2 actions each
+    as_clipboard = copy_direct.model_copy(update={"family": "clipboard"})
+    # a clipboard table with system moves only (2 actions each) and no medium/high levels
+    monkeypatch.setitem(TABLES, "clipboard", FamilyTable("clipboard", SYSTEM_NEUTRAL, {"low": SYSTEM_NEUTRAL}))
     with pytest.raises(ConfigError, match="multiples of 2"):
         plan("d-stress", [as_clipboard], 4, depths=(5,))
     items = plan("interference", [as_clipboard, copy_direct], 3)

@@ -1,0 +1,58 @@
+"""The vocabulary of the stress suites' move tables (seed 002 Appendix F.3/F.4): a :class:`Move` is a unit of
+model-visible actions that leaves a family's tracked state alone; a :class:`FamilyTable` holds a family's
+neutral moves and its interfering moves per level. The tables themselves live in :mod:`emukit.builder.stress`
+(Persistent Artifact), :mod:`emukit.builder.stress_apps` (Clipboard, Ordered Collection) and
+:mod:`emukit.builder.stress_temporal` (Temporal Deadline)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Move:
+    """A state-preserving unit of model-visible actions.
+
+    ``steps``: raw steps (``tap``, ``long_press``, ``swipe``, ``back``, ``home``, ``key``), one recorded action
+    each; ``requires``: selectors that must all be on screen for the move to apply; ``pool``: the name of a
+    distractor pool -- the move then applies to the first-fitting name of that pool that is on screen (as
+    ``{name}``).
+    """
+
+    name: str
+    steps: tuple[dict[str, Any], ...]
+    requires: tuple[dict[str, Any], ...] = ()
+    pool: str | None = None
+
+    @property
+    def length(self) -> int:
+        return len(self.steps)
+
+
+# (state params, template params, setting steps, rng) -> (pools: pool name -> names, setup steps creating them)
+Distractors = Callable[[dict[str, Any], dict[str, Any], list[dict[str, Any]], random.Random],
+                       tuple[dict[str, list[str]], list[dict[str, Any]]]]
+
+
+@dataclass(frozen=True)
+class FamilyTable:
+    """Per family: neutral moves (d-stress and interference filler), interfering moves per level, and how
+    distractors are derived from a trajectory (``distractors``: pools of names plus the adb-side setup steps
+    that create them, run before the template's setup and never shown to a model)."""
+
+    family: str
+    neutral: tuple[Move, ...]
+    levels: dict[str, tuple[Move, ...]]
+    distractors: Distractors | None = None
+
+
+# System-level moves: they apply in any app and leave it as it was (Overview opened and closed; the
+# notification shade pulled down and closed with BACK).
+SYSTEM_NEUTRAL = (
+    Move("recents_round_trip", ({"key": 187}, {"key": 187})),
+    Move("shade_open_close", ({"swipe": {"x1": 540, "y1": 10, "x2": 540, "y2": 1400, "duration_ms": 300}},
+                              {"back": {}})),
+)

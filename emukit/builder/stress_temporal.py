@@ -1,0 +1,123 @@
+"""Stress-suite move table of the Temporal Deadline family (seed 002 Appendix F.3/F.4).
+
+The tracked state evolves with time, so the construction differs from the other families (F.3: "d controls
+the length of the visible timer-interaction history"). A trajectory sets the timer state with the template's
+branch A (its waits move the device's logical clock), then appends exactly ``d`` model-visible actions. None
+of them is a wait and the logical clock moves only on waits, so the timer state is frozen during the segment:
+the canonical state probed right after the setting steps (``timer_active``, ``remaining_seconds``) is the
+state at the boundary, and the final timer-state stratum and prediction boundary (the template's
+``converge`` steps and ``shared_action``) stay those of the template.
+
+d-stress (d = 4, 8, 16, 32) fills the segment with neutral moves: the system-level round trips (Overview,
+notification shade) that apply anywhere, and, where branch A leaves the Clock's Timer tab on screen, visits
+to another tab and back to the Timer tab -- the visible timer-interaction history grows with d while the
+timer state stays put.
+
+Interference (F.4, d = 8) raises the semantic relevance of the competing interactions by level:
+
+* ``low``: system navigation (the system-level round trips);
+* ``medium``: Clock interactions unrelated to the tracked timer: other tabs, an alarm edit or a stopwatch
+  run that is undone;
+* ``high``: interactions with timers themselves that leave the tracked one alone: a new timer's length
+  typed on the keypad and cancelled, the timer's label dialog opened and cancelled.
+
+Branch A ends either on the Clock's Timer tab (the timer list) or on another app's screen with the Clock's
+timer notification in the status bar (Settings' Date & time page). Each medium/high interaction therefore
+exists twice: on the Timer tab as is, and elsewhere wrapped in "open the Clock from its timer notification
+... back", which returns to the screen it started from. Every move ends where it started (the Timer tab is
+selected again, keypads and dialogs are closed), so ``converge`` still works after it. Every move has an
+even number of actions, so the moves fill every even depth exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emukit.builder.stress_model import SYSTEM_NEUTRAL, FamilyTable, Move
+
+CLOCK = "com.google.android.deskclock"
+Step = dict[str, Any]
+
+
+def _rid(name: str) -> dict[str, str]:
+    return {"resourceId": f"{CLOCK}:id/{name}"}
+
+
+def _tap(**selector: Any) -> Step:
+    return {"tap": selector}
+
+
+def _tab(name: str) -> Step:
+    """Select a tab of the Clock's bottom navigation (``Alarm``, ``Clock``, ``Timer``, ``Stopwatch``)."""
+    return _tap(**_rid(f"tab_menu_{name.lower()}"))
+
+
+def _digit(d: int) -> Step:
+    return _tap(**_rid(f"timer_setup_digit_{d}"))
+
+
+BACK: Step = {"back": {}}
+TIMER_TAB = _tab("Timer")
+# The Timer tab showing the timer list (not its keypad): where the in-Clock moves start and end.
+ON_TIMER_LIST = (_rid("timer_list"), {"description": "Add timer"})
+# Another app in front with the Clock's timer notification icon in the status bar (the Clock hides its own
+# notifications while it is open).
+CLOCK_NOTIFICATION = {"descriptionStartsWith": "Clock notification"}
+OPEN_FROM_SHADE = ({"swipe": {"x1": 540, "y1": 10, "x2": 540, "y2": 1400, "duration_ms": 300}},
+                   _tap(resourceId="com.android.systemui:id/notification_row",
+                        descriptionStartsWith="Clock notification"))
+ADD_TIMER = _tap(description="Add timer")
+KEYPAD_CANCEL = _tap(**_rid("timer_setup_cancel"))
+LABEL = _tap(**_rid("timer_label"))
+DIALOG_CANCEL = _tap(resourceId="android:id/button2")
+
+
+def _in_clock(name: str, *steps: Step) -> Move:
+    """A move on the Timer tab's timer list that returns to it."""
+    return Move(name, steps, ON_TIMER_LIST)
+
+
+def _via_shade(name: str, *steps: Step) -> Move:
+    """``steps`` on the Clock's Timer tab, reached from the timer notification and left with BACK (which
+    returns to the app the notification was opened from)."""
+    return Move(f"{name}_from_shade", (*OPEN_FROM_SHADE, *steps, BACK), (CLOCK_NOTIFICATION,))
+
+
+# Neutral: visiting another tab and coming back (no tab shows or touches a timer).
+_TAB_ROUND_TRIPS = (
+    _in_clock("alarm_tab_round_trip", _tab("Alarm"), TIMER_TAB),
+    _in_clock("clock_tab_round_trip", _tab("Clock"), TIMER_TAB),
+    _in_clock("stopwatch_tab_round_trip", _tab("Stopwatch"), TIMER_TAB),
+)
+
+_MEDIUM = (
+    *_TAB_ROUND_TRIPS,
+    _in_clock("alarm_add_cancel", _tab("Alarm"), _tap(description="Add alarm"), DIALOG_CANCEL, TIMER_TAB),
+    _in_clock("stopwatch_start_reset", _tab("Stopwatch"), _tap(**_rid("fab")), _tap(**_rid("stopwatch_reset")),
+              TIMER_TAB),
+    # wrapped in 3 actions: an odd number of actions inside
+    _via_shade("tabs_tour", _tab("Alarm"), _tab("Stopwatch"), TIMER_TAB),
+    _via_shade("alarm_edit_cancel", _tab("Alarm"), _tap(description="Add alarm"),
+               _tap(description="Increase Hour"), DIALOG_CANCEL, TIMER_TAB),
+    _via_shade("stopwatch_start_pause_reset", _tab("Stopwatch"), _tap(**_rid("fab")), _tap(**_rid("fab")),
+               _tap(**_rid("stopwatch_reset")), TIMER_TAB),
+)
+
+_HIGH = (
+    _in_clock("keypad_cancel", ADD_TIMER, KEYPAD_CANCEL),
+    _in_clock("keypad_digits_cancel", ADD_TIMER, _digit(3), _digit(0), KEYPAD_CANCEL),
+    _in_clock("keypad_digit_delete_cancel", ADD_TIMER, _digit(5), _tap(**_rid("timer_setup_delete")),
+              KEYPAD_CANCEL),
+    _in_clock("keypad_digits_back", ADD_TIMER, _digit(1), _digit(5), BACK),
+    _in_clock("label_cancel", LABEL, DIALOG_CANCEL),
+    _via_shade("keypad_digit_cancel", ADD_TIMER, _digit(2), KEYPAD_CANCEL),
+    _via_shade("keypad_digits_delete_cancel", ADD_TIMER, _digit(1), _digit(0),
+               _tap(**_rid("timer_setup_delete")), KEYPAD_CANCEL),
+    _via_shade("label_cancel", LABEL, _tap(**_rid("label_input_field")), DIALOG_CANCEL),
+)
+
+TEMPORAL_TABLE = FamilyTable(
+    family="temporal",
+    neutral=(*SYSTEM_NEUTRAL, *_TAB_ROUND_TRIPS),
+    levels={"low": SYSTEM_NEUTRAL, "medium": _MEDIUM, "high": _HIGH},
+)
