@@ -2,9 +2,9 @@
 
 ``d-stress`` (F.3): a template's state-setting steps (branch A), then exactly ``d`` in {4, 8, 16, 32}
 state-preserving model-visible actions, then the template's convergence steps (the final neutral context).
-``interference`` (F.4): the same construction at a fixed depth (``d = 8``) whose actions are, by level,
-``low`` unrelated navigation, ``medium`` cancelled operations on unrelated files, ``high`` operations on
-near-name, same-extension distractor files -- none of which changes the tracked state.
+``interference`` (F.4): the same construction at a fixed depth (``d = 8``) whose actions come, by level
+(``low`` / ``medium`` / ``high``), increasingly close to the tracked state without changing it (per family:
+this module's Persistent Artifact table, :mod:`emukit.builder.stress_apps`, :mod:`emukit.builder.stress_temporal`).
 
 Every trajectory is checked on the device: the canonical state probed at the boundary must equal the state
 probed right after the setting steps (and the template's expected A state), the inserted segment must hold
@@ -12,9 +12,10 @@ exactly ``d`` recorded actions, and the boundary must be stable. What passes is 
 folder ``DATA_DIR/suites/<suite>/<family>.jsonl`` with content-addressed ``artifacts/`` beside it (paths in
 the rows are relative to the suite folder).
 
-The state-preserving actions come from a small declarative table per family (:data:`TABLES`), validated by
-:func:`validate_table`: each move is a list of raw model-visible steps (one action each), the selectors that
-must be on screen for it to apply, and optionally a pool of distractor names it picks one of.
+The state-preserving actions come from a small declarative table per family (:data:`TABLES`, built from
+:mod:`emukit.builder.stress_model`), validated by :func:`validate_table`: each move is a list of raw
+model-visible steps (one action each), the selectors that must be on screen for it to apply, and optionally a
+pool of distractor names it picks one of.
 """
 
 from __future__ import annotations

@@ -9,24 +9,24 @@ state at the boundary, and the final timer-state stratum and prediction boundary
 ``converge`` steps and ``shared_action``) stay those of the template.
 
 d-stress (d = 4, 8, 16, 32) fills the segment with neutral moves: the system-level round trips (Overview,
-notification shade) that apply anywhere, and, where branch A leaves the Clock's Timer tab on screen, visits
-to another tab and back to the Timer tab -- the visible timer-interaction history grows with d while the
-timer state stays put.
+notification shade, which shows the timer's notification) that apply anywhere, and, where branch A leaves the
+Clock's Timer tab on screen, visits to another tab and back -- the visible timer-interaction history grows
+with d while the timer state stays put. Where branch A ends in another app, only the system moves apply.
 
 Interference (F.4, d = 8) raises the semantic relevance of the competing interactions by level:
 
 * ``low``: system navigation (the system-level round trips);
-* ``medium``: Clock interactions unrelated to the tracked timer: other tabs, an alarm edit or a stopwatch
-  run that is undone;
+* ``medium``: Clock interactions unrelated to the tracked timer: other tabs, a cancelled alarm edit, a
+  stopwatch started and reset (its stored state ends reset, as a stopwatch never used shows it);
 * ``high``: interactions with timers themselves that leave the tracked one alone: a new timer's length
   typed on the keypad and cancelled, the timer's label dialog opened and cancelled.
 
-Branch A ends either on the Clock's Timer tab (the timer list) or on another app's screen with the Clock's
-timer notification in the status bar (Settings' Date & time page). Each medium/high interaction therefore
-exists twice: on the Timer tab as is, and elsewhere wrapped in "open the Clock from its timer notification
-... back", which returns to the screen it started from. Every move ends where it started (the Timer tab is
-selected again, keypads and dialogs are closed), so ``converge`` still works after it. Every move has an
-even number of actions, so the moves fill every even depth exactly.
+Branch A ends either on the Clock's Timer tab (the timer list) or in another app with the Clock's timer
+notification in the status bar (Settings' Date & time page). The medium/high moves therefore come in two
+forms: on the Timer tab as they are, and elsewhere wrapped in "open the Clock from its timer notification
+... BACK", which returns to the screen it started from. Every move ends on the screen it started from (the
+Timer tab selected again, keypads and dialogs closed), so ``converge`` still works after it, and has an even
+number of actions, so the 2-action system moves fill any even depth and what is left of any segment.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ ADD_TIMER = _tap(description="Add timer")
 KEYPAD_CANCEL = _tap(**_rid("timer_setup_cancel"))
 LABEL = _tap(**_rid("timer_label"))
 DIALOG_CANCEL = _tap(resourceId="android:id/button2")
+STOPWATCH_FAB = _tap(**_rid("fab"))  # the Stopwatch tab's Start / Pause button
 
 
 def _in_clock(name: str, *steps: Step) -> Move:
@@ -93,13 +94,12 @@ _TAB_ROUND_TRIPS = (
 _MEDIUM = (
     *_TAB_ROUND_TRIPS,
     _in_clock("alarm_add_cancel", _tab("Alarm"), _tap(description="Add alarm"), DIALOG_CANCEL, TIMER_TAB),
-    _in_clock("stopwatch_start_reset", _tab("Stopwatch"), _tap(**_rid("fab")), _tap(**_rid("stopwatch_reset")),
-              TIMER_TAB),
-    # wrapped in 3 actions: an odd number of actions inside
+    _in_clock("stopwatch_start_reset", _tab("Stopwatch"), STOPWATCH_FAB, _tap(**_rid("stopwatch_reset")), TIMER_TAB),
+    # wrapped in 3 actions: an odd number of actions inside, to keep the length even
     _via_shade("tabs_tour", _tab("Alarm"), _tab("Stopwatch"), TIMER_TAB),
     _via_shade("alarm_edit_cancel", _tab("Alarm"), _tap(description="Add alarm"),
                _tap(description="Increase Hour"), DIALOG_CANCEL, TIMER_TAB),
-    _via_shade("stopwatch_start_pause_reset", _tab("Stopwatch"), _tap(**_rid("fab")), _tap(**_rid("fab")),
+    _via_shade("stopwatch_start_pause_reset", _tab("Stopwatch"), STOPWATCH_FAB, STOPWATCH_FAB,
                _tap(**_rid("stopwatch_reset")), TIMER_TAB),
 )
 
@@ -108,7 +108,7 @@ _HIGH = (
     _in_clock("keypad_digits_cancel", ADD_TIMER, _digit(3), _digit(0), KEYPAD_CANCEL),
     _in_clock("keypad_digit_delete_cancel", ADD_TIMER, _digit(5), _tap(**_rid("timer_setup_delete")),
               KEYPAD_CANCEL),
-    _in_clock("keypad_digits_back", ADD_TIMER, _digit(1), _digit(5), BACK),
+    _in_clock("keypad_digits_back", ADD_TIMER, _digit(1), _digit(5), BACK),  # BACK closes the keypad
     _in_clock("label_cancel", LABEL, DIALOG_CANCEL),
     _via_shade("keypad_digit_cancel", ADD_TIMER, _digit(2), KEYPAD_CANCEL),
     _via_shade("keypad_digits_delete_cancel", ADD_TIMER, _digit(1), _digit(0),
