@@ -53,3 +53,22 @@ def cli(*argv: str) -> int:
     audit.register(sub)
     args = parser.parse_args(list(argv))
     return int(args.func(args) or 0)
+
+
+def stress_rejection(serial: str, adb_port: int, template_name: str, depth: int, data_dir: Path) -> Any:
+    """Run one d-stress trajectory of ``template_name`` at ``depth`` and return the Rejected it must raise."""
+    import pytest
+
+    from emukit.builder.pair import Rejected
+    from emukit.builder.stress import WorkItem, run_trajectory
+    from emukit.device.driver import Driver
+    from emukit.templates import load_templates
+
+    (template,) = load_templates(names=[template_name])
+    driver = Driver(serial, adb_port, default_timeout=10)
+    try:
+        with pytest.raises(Rejected) as info:
+            run_trajectory(driver, "d-stress", WorkItem(template, 0, depth, None), 0, 0, data_dir)
+    finally:
+        driver.close()
+    return info.value

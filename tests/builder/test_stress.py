@@ -26,7 +26,7 @@ from emukit.builder.stress_model import SYSTEM_NEUTRAL, FamilyTable, Move
 from emukit.errors import ConfigError
 from emukit.export import SPLIT_CRITERIA
 from emukit.templates import load_templates
-from tests.builder.audit_helpers import device
+from tests.builder.audit_helpers import device, stress_rejection
 
 
 @pytest.fixture(scope="module")
@@ -152,21 +152,11 @@ def test_depths_must_be_fillable_and_missing_levels_are_skipped(monkeypatch):
 def test_a_move_that_changes_the_state_is_rejected(session, adb_server, tmp_path, monkeypatch):
     """The boundary state must equal the state right after the setting steps: a 'neutral' move that deletes
     everything in the folder it is in (after copy_direct: the source folder) is caught."""
-    from emukit.builder.pair import Rejected
-    from emukit.builder.stress import WorkItem, run_trajectory
-    from emukit.device.driver import Driver
-
     files = "com.google.android.documentsui"
     wipe = Move("delete_all", ({"tap": {"resourceId": f"{files}:id/option_menu_overflow"}},
                                {"tap": {"text": "Select all"}}, {"tap": {"description": "Delete"}},
                                {"tap": {"resourceId": "android:id/button1"}}))
     monkeypatch.setitem(TABLES, "persistent", dataclasses.replace(TABLES["persistent"], neutral=(wipe,)))
-    (template,) = load_templates(names=["copy_direct"])
-    driver = Driver(session["serial"], adb_server.port, default_timeout=10)
-    try:
-        with pytest.raises(Rejected) as info:
-            run_trajectory(driver, "d-stress", WorkItem(template, 0, 4, None), 0, 0, tmp_path)
-    finally:
-        driver.close()
-    assert info.value.reason == "state_preserved"
-    assert "'source_exists': False" in info.value.detail
+    rejected = stress_rejection(session["serial"], adb_server.port, "copy_direct", 4, tmp_path)
+    assert rejected.reason == "state_preserved"
+    assert "'source_exists': False" in rejected.detail

@@ -14,7 +14,7 @@ from rich.console import Console
 from emukit.builder.stress import LEVELS, TABLES, read_suite, run_suite, validate_table
 from emukit.builder.stress_model import Move
 from emukit.builder.stress_temporal import CLOCK, TEMPORAL_TABLE
-from tests.builder.audit_helpers import device
+from tests.builder.audit_helpers import device, stress_rejection
 
 
 @pytest.fixture(scope="module")
@@ -67,21 +67,10 @@ def test_interference_medium_from_another_app(session, tmp_path):
 
 def test_a_move_that_changes_the_timer_is_rejected(session, adb_server, tmp_path, monkeypatch):
     """+1:00 on the timer card changes the remaining time: the boundary check catches it."""
-    from emukit.builder.pair import Rejected
-    from emukit.builder.stress import WorkItem, run_trajectory
-    from emukit.device.driver import Driver
-    from emukit.templates import load_templates
-
     plus = {"tap": {"resourceId": f"{CLOCK}:id/timer_add_minute"}}
     monkeypatch.setitem(TABLES, "temporal", dataclasses.replace(TEMPORAL_TABLE, neutral=(Move("plus", (plus, plus)),)))
-    (template,) = load_templates(names=["run_pause_contrast"])
-    driver = Driver(session["serial"], adb_server.port, default_timeout=10)
-    try:
-        with pytest.raises(Rejected) as info:
-            run_trajectory(driver, "d-stress", WorkItem(template, 0, 2, None), 0, 0, tmp_path)
-    finally:
-        driver.close()
-    assert info.value.reason == "state_preserved"
+    rejected = stress_rejection(session["serial"], adb_server.port, "run_pause_contrast", 2, tmp_path)
+    assert rejected.reason == "state_preserved"
 
 
 def test_table_shape():
