@@ -17,7 +17,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emukit.builder.pair import Artifacts, PairContext, Rejected, assemble_pair, run_branches
+from emukit.builder.pair import (
+    Artifacts,
+    PairContext,
+    Rejected,
+    assemble_pair,
+    run_branches,
+)
 from emukit.device.adbserver import AdbServer
 from emukit.device.driver import Driver
 from emukit.device.launcher import DeviceLauncher

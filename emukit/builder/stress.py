@@ -42,10 +42,10 @@ from emukit.builder.pair import (
     load_base,
 )
 from emukit.builder.run import BuildOptions, make_pool
+from emukit.builder.steps import StepRunner
 from emukit.builder.stress_apps import CLIPBOARD_TABLE, ORDERED_TABLE
 from emukit.builder.stress_model import FamilyTable, Move
 from emukit.builder.stress_temporal import TEMPORAL_TABLE
-from emukit.builder.steps import StepRunner
 from emukit.device.adbserver import AdbServer
 from emukit.device.driver import SELECTOR_KEYS, Driver
 from emukit.device.pool import DevicePool

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from emukit.images import encode_png
 from emukit.vdevice.device import SCREEN_H, SCREEN_W, VirtualDevice
 from emukit.vdevice.ui import render, theme
 from emukit.vdevice.ui.icons import ICONS, icon_mask
-from emukit.images import BandCache, encode_png
 from emukit.vdevice.ui.view import Style, View
 
 

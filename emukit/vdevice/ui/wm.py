@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PIL import Image
 
+from emukit.images import BandCache, encode_png
 from emukit.vdevice.ui import systemui, theme
 from emukit.vdevice.ui.editing import field_key
 from emukit.vdevice.ui.input import InputMixin
 from emukit.vdevice.ui.keyboard import keyboard
-from emukit.images import BandCache, encode_png
 from emukit.vdevice.ui.render import render
 from emukit.vdevice.ui.view import Bounds, View, hierarchy_xml
 
