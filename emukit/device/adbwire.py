@@ -128,37 +128,28 @@ class AdbWire:
                            "params": [] if params is None else params}).encode()
         request = (b"POST /jsonrpc/0 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                    b"Accept-Encoding: \r\nConnection: keep-alive\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
-        with self._idle_lock:
-            kept = self._idle.get(port)
-            sock = kept.pop() if kept else None
+        sock = self._take_idle(port)
         try:
+            answer = None
             if sock is not None:
                 try:
-                    status_line, payload, keep = self._exchange(sock, request, timeout)
-                except _NoAnswer:  # the kept stream was already closed: the request never ran
+                    answer = self._exchange(sock, request, timeout)
+                except _NoAnswer:  # the kept stream had been closed while idle: the request never ran
                     sock.close()
-                    sock = None
-            if sock is None:
+            if answer is None:
                 sock = self._connect(f"tcp:{port}", timeout)
                 try:
-                    status_line, payload, keep = self._exchange(sock, request, timeout)
+                    answer = self._exchange(sock, request, timeout)
                 except _NoAnswer as exc:
                     raise ConnectionError("the server closed the stream without answering") from exc
-        except OSError as exc:
+        except BaseException as exc:
             if sock is not None:
                 sock.close()
-            raise DeviceError(f"{self.serial}: jsonrpc {method}: {exc}") from exc
-        except BaseException:
-            if sock is not None:
-                sock.close()
+            if isinstance(exc, OSError):
+                raise DeviceError(f"{self.serial}: jsonrpc {method}: {exc}") from exc
             raise
-        if keep:
-            with self._idle_lock:
-                group = self._idle.setdefault(port, [])
-                if len(group) < _MAX_IDLE_RPC_STREAMS:
-                    group.append(sock)
-                    sock = None
-        if sock is not None:
+        status_line, payload, reusable = answer
+        if not (reusable and self._keep_idle(port, sock)):
             sock.close()
         if b" 200 " not in status_line + b" ":
             raise DeviceError(f"{self.serial}: jsonrpc {method}: HTTP {status_line.decode(errors='replace')}")
@@ -167,6 +158,20 @@ class AdbWire:
             err = reply["error"]
             raise JsonRpcError(f"{self.serial}: jsonrpc {method}: {err.get('message', err)}", err)
         return reply.get("result")
+
+    def _take_idle(self, port: int) -> socket.socket | None:
+        with self._idle_lock:
+            kept = self._idle.get(port)
+            return kept.pop() if kept else None
+
+    def _keep_idle(self, port: int, sock: socket.socket) -> bool:
+        """Keep ``sock`` for the next call to ``port``; False when enough streams are kept already."""
+        with self._idle_lock:
+            group = self._idle.setdefault(port, [])
+            if len(group) >= _MAX_IDLE_RPC_STREAMS:
+                return False
+            group.append(sock)
+            return True
 
     def _exchange(self, sock: socket.socket, request: bytes, timeout: float | None) -> tuple[bytes, bytes, bool]:
         """Send one HTTP request, read its response: (status line, body, connection reusable)."""
