@@ -44,7 +44,7 @@ from emukit.builder.pair import (
 from emukit.builder.run import BuildOptions, make_pool
 from emukit.builder.steps import StepRunner
 from emukit.builder.stress_apps import CLIPBOARD_TABLE, ORDERED_TABLE
-from emukit.builder.stress_model import FamilyTable, Move
+from emukit.builder.stress_model import BACK, FamilyTable, Move
 from emukit.builder.stress_temporal import TEMPORAL_TABLE
 from emukit.device.adbserver import AdbServer
 from emukit.device.driver import SELECTOR_KEYS, Driver
@@ -95,14 +95,14 @@ def _files_moves(pool: str, *, confirmed_delete: bool) -> tuple[Move, ...]:
 _FILES_NEUTRAL = (
     Move("scroll_down", ({"swipe": {"x1": 540, "y1": 1900, "x2": 540, "y2": 1300, "duration_ms": 300}},)),
     Move("scroll_up", ({"swipe": {"x1": 540, "y1": 1300, "x2": 540, "y2": 1900, "duration_ms": 300}},)),
-    Move("overflow_menu", ({"tap": {"resourceId": f"{FILES}:id/option_menu_overflow"}}, {"back": {}}),
+    Move("overflow_menu", ({"tap": {"resourceId": f"{FILES}:id/option_menu_overflow"}}, BACK),
          ({"resourceId": f"{FILES}:id/option_menu_overflow"},)),
-    Move("sort_menu", ({"tap": {"resourceId": f"{FILES}:id/sort_dimen_dropdown"}}, {"back": {}}),
+    Move("sort_menu", ({"tap": {"resourceId": f"{FILES}:id/sort_dimen_dropdown"}}, BACK),
          ({"resourceId": f"{FILES}:id/sort_dimen_dropdown"},)),
     Move("search_open_close", ({"tap": {"resourceId": f"{FILES}:id/option_menu_search"}},
                                {"tap": {"description": "Navigate up"}}),
          ({"resourceId": f"{FILES}:id/option_menu_search"},)),
-    Move("roots_drawer", ({"tap": {"description": "Show roots"}}, {"back": {}}), ({"description": "Show roots"},)),
+    Move("roots_drawer", ({"tap": {"description": "Show roots"}}, BACK), ({"description": "Show roots"},)),
     Move("settings_round_trip", ({"home": {}}, {"tap": {"resourceId": "com.google.android.apps.nexuslauncher:id/icon",
                                                         "text": "Settings"}},
                                  {"home": {}}, {"tap": {"resourceId": "com.google.android.apps.nexuslauncher:id/icon",

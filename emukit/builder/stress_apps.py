@@ -26,16 +26,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from emukit.builder.stress_model import SYSTEM_NEUTRAL, FamilyTable, Move
+from emukit.builder.stress_model import BACK, SYSTEM_NEUTRAL, FamilyTable, Move, Step
 
-Step = dict[str, Any]
 Sel = dict[str, Any]
 
 
 # vertical swipes in the middle of the screen: they scroll a list (a page, the notebook, songs, the queue)
 SCROLL_DOWN: Step = {"swipe": {"x1": 540, "y1": 1500, "x2": 540, "y2": 900, "duration_ms": 300}}
 SCROLL_UP: Step = {"swipe": {"x1": 540, "y1": 900, "x2": 540, "y2": 1500, "duration_ms": 300}}
-BACK: Step = {"back": {}}
 
 
 # ------------------------------------------------------------------------------------------ Clipboard

@@ -11,6 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from emukit.builder.pair import SHADE_SWIPE
+
+Step = dict[str, Any]  # one raw step, e.g. {"tap": {"text": "OK"}}
+
+BACK: Step = {"back": {}}
+# the notification shade pulled down from the status bar (the same gesture as the builder's wait action)
+SHADE_DOWN: Step = {"swipe": dict(zip(("x1", "y1", "x2", "y2", "duration_ms"), SHADE_SWIPE, strict=True))}
+
 
 @dataclass(frozen=True)
 class Move:
@@ -53,6 +61,5 @@ class FamilyTable:
 # notification shade pulled down and closed with BACK).
 SYSTEM_NEUTRAL = (
     Move("recents_round_trip", ({"key": 187}, {"key": 187})),
-    Move("shade_open_close", ({"swipe": {"x1": 540, "y1": 10, "x2": 540, "y2": 1400, "duration_ms": 300}},
-                              {"back": {}})),
+    Move("shade_open_close", (SHADE_DOWN, BACK)),
 )

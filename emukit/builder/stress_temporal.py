@@ -33,10 +33,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from emukit.builder.stress_model import SYSTEM_NEUTRAL, FamilyTable, Move
+from emukit.builder.stress_model import (
+    BACK,
+    SHADE_DOWN,
+    SYSTEM_NEUTRAL,
+    FamilyTable,
+    Move,
+    Step,
+)
 
 CLOCK = "com.google.android.deskclock"
-Step = dict[str, Any]
 
 
 def _rid(name: str) -> dict[str, str]:
@@ -56,14 +62,13 @@ def _digit(d: int) -> Step:
     return _tap(**_rid(f"timer_setup_digit_{d}"))
 
 
-BACK: Step = {"back": {}}
 TIMER_TAB = _tab("Timer")
 # The Timer tab showing the timer list (not its keypad): where the in-Clock moves start and end.
 ON_TIMER_LIST = (_rid("timer_list"), {"description": "Add timer"})
 # Another app in front with the Clock's timer notification icon in the status bar (the Clock hides its own
 # notifications while it is open).
 CLOCK_NOTIFICATION = {"descriptionStartsWith": "Clock notification"}
-OPEN_FROM_SHADE = ({"swipe": {"x1": 540, "y1": 10, "x2": 540, "y2": 1400, "duration_ms": 300}},
+OPEN_FROM_SHADE = (SHADE_DOWN,
                    _tap(resourceId="com.android.systemui:id/notification_row",
                         descriptionStartsWith="Clock notification"))
 ADD_TIMER = _tap(description="Add timer")
