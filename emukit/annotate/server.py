@@ -20,6 +20,7 @@ Errors answer ``{"ok": false, "error": "..."}`` with 400 (bad JSON or action), 4
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from http import HTTPStatus
@@ -86,11 +87,11 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "emukit-annotate"
 
     def log_message(self, format: str, *args: Any) -> None:
-        pass  # the page polls every second; request lines would drown the terminal
+        """Request lines are not logged: the page polls every second and they would drown the terminal."""
 
     # -- plumbing ------------------------------------------------------------------------------------------
     def _send(self, status: int, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the page went away
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
@@ -101,8 +102,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the page went away
 
     def _json(self, status: int, data: dict[str, Any]) -> None:
         self._send(status, json.dumps(data).encode(), "application/json; charset=utf-8")
