@@ -69,30 +69,43 @@ class SnapshotSpec(BaseModel):
 
 
 def snapshots_dir() -> Path:
-    import os
+    """The base snapshot specs shipped with emukit (:func:`emukit.resources.shipped_dir`)."""
+    from emukit import resources
 
-    env = os.environ.get("EMUKIT_SNAPSHOTS")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / "snapshots"
+    return resources.shipped_dir("snapshots")
+
+
+def spec_files(folder: Path | None = None) -> dict[str, Path]:
+    """Spec name -> file, in ``folder`` alone or on the search path (``$EMUKIT_SNAPSHOTS``, then the
+    shipped specs); ConfigError when a name is in two folders."""
+    from emukit import resources
+
+    return resources.files_by_stem("snapshot spec",
+                                   [folder] if folder is not None else resources.search_path("snapshots"))
 
 
 def load_spec(name: str, folder: Path | None = None) -> SnapshotSpec:
-    path = (folder or snapshots_dir()) / f"{name}.yaml"
-    if not path.exists():
-        raise ConfigError(f"{path}: no such snapshot spec (known: {', '.join(list_specs(folder)) or 'none'})")
+    files = spec_files(folder)
+    if name not in files:
+        where = folder or snapshots_dir()
+        raise ConfigError(f"{where / (name + '.yaml')}: no such snapshot spec (known: "
+                          f"{', '.join(sorted(files)) or 'none'})")
+    path = files[name]
     try:
         data = yaml.safe_load(path.read_text())
         spec = SnapshotSpec.model_validate({**(data or {}), "source_path": str(path)})
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: invalid YAML: {exc}") from None
     except ValidationError as exc:
-        raise ConfigError("\n".join(f"{path}: {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
+        raise ConfigError("\n".join(f"{path}: {'.'.join(map(str, e['loc']))}: {e['msg']}"
+                                     for e in exc.errors())) from None
     if spec.name != name:
         raise ConfigError(f"{path}: name {spec.name!r} must match the file name {name!r}")
     return spec
 
 
 def list_specs(folder: Path | None = None) -> list[str]:
-    return sorted(p.stem for p in (folder or snapshots_dir()).glob("*.yaml"))
+    return sorted(spec_files(folder))
 
 
 def _fill(size: int, seed: str) -> bytes:

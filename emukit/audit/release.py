@@ -96,21 +96,24 @@ def outcome_from_xml(spec: dict[str, Any], xml: str, stored_outcome: dict[str, A
 
 # ------------------------------------------------------------------------------------------ templates
 class TemplateResolver:
-    """The template a pair was built from: the stored source for (name, hash), else the templates folder's
-    file when its content hash matches. Files are parsed only when needed (YAML parsing is slow)."""
+    """The template a pair was built from: the stored source for (name, hash), else the template search
+    path's file (``folder``: one folder or several, merged with ``$EMUKIT_TEMPLATES`` and the shipped
+    templates) when its content hash matches. Files are parsed only when needed (YAML parsing is slow)."""
 
-    def __init__(self, store: Store, folder: Path | None = None) -> None:
-        from emukit.templates.loader import templates_dir
+    def __init__(self, store: Store, folder: Path | list[Path] | None = None) -> None:
+        from emukit.templates.loader import template_folders
 
         self.store = store
-        self.root = folder or templates_dir()
+        self.roots = template_folders([folder] if isinstance(folder, Path) else folder)
         self._cache: dict[tuple[str, str], Template | None] = {}
         self._paths: dict[str, Path] | None = None
 
     def paths(self) -> dict[str, Path]:
         """Template name (file stem, as the loader requires) -> file, for every YAML under the folder."""
         if self._paths is None:
-            self._paths = {p.stem: p for p in sorted(self.root.rglob("*.yaml"))} if self.root.is_dir() else {}
+            from emukit import resources
+
+            self._paths = resources.files_by_stem("template", self.roots, recursive=True)
         return self._paths
 
     def get(self, name: str, content_hash: str) -> Template | None:
@@ -327,7 +330,7 @@ class ReleaseReport:
         return row["fail"] == 0 and all(c.ok for c in self.coverage if c.family == family)
 
 
-def audit_release(store: Store, *, templates_folder: Path | None = None, family: str | None = None,
+def audit_release(store: Store, *, templates_folder: Path | list[Path] | None = None, family: str | None = None,
                   templates: list[str] | None = None,
                   on_pair: Callable[[PairCheck], None] | None = None) -> ReleaseReport:
     """Run the release audit over the stored pairs (optionally one family and/or some templates: then only

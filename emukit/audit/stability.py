@@ -143,7 +143,7 @@ def replay_branch(driver: Driver, pair: PairRecord, template: Template, branch: 
 def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repeats: int = 3,
                     devices: int | None = None, serials: list[str] | None = None, adb_port: int = 5037,
                     family: str | None = None, templates: list[str] | None = None,
-                    templates_folder: Path | None = None,
+                    templates_folder: Path | list[Path] | None = None,
                     on_replay: Callable[[BranchStability, Replay], None] | None = None) -> StabilityReport:
     """Replay the selected pairs' branches ``repeats`` times each (see the module docstring).
 

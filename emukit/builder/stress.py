@@ -609,7 +609,8 @@ def run_suite(args, console) -> int:
     from emukit.commands.output import print_error
     from emukit.templates import load_templates
 
-    templates = load_templates(family=args.family, names=args.template or None)
+    templates = load_templates(family=args.family, names=args.template or None,
+                               dirs=getattr(args, "templates", None))
     depths = tuple(getattr(args, "depth", None) or DEPTHS)
     levels = tuple(getattr(args, "level", None) or LEVELS)
     options = SuiteOptions(suite=args.suite, templates=templates, count_per_family=args.count, seed=args.seed,

@@ -17,9 +17,10 @@ def _stop(signum: int, frame: object) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
+    from emukit import resources
     from emukit.annotate import AnnotateApp, AnnotateServer
     from emukit.device.select import one_device
-    from emukit.tasks.files import load_tasks, tasks_dir
+    from emukit.tasks.files import load_tasks
 
     console = make_console()
     if not 0 <= args.port <= 65535:
@@ -27,8 +28,9 @@ def _serve(args: argparse.Namespace) -> None:
     annotator = (args.annotator or getpass.getuser()).strip()
     if not annotator:
         raise ConfigError("--annotator must not be empty")
-    folder = args.tasks_dir or tasks_dir()
-    task = load_tasks(folder, [args.task_id])[0]
+    task = load_tasks(ids=[args.task_id], dirs=args.tasks_dir)[0]
+    folder = Path(task.source_path).parent  # saved back where it was found
+    resources.check_writable("tasks", Path(task.source_path))
     with one_device(args.device, args.data_dir) as driver:
         console.print(f"resetting {task.id} to its initial state on {driver.serial}...", highlight=False)
         app = AnnotateApp(driver, task, tasks_folder=folder, annotator=annotator, data_dir=args.data_dir)
@@ -66,10 +68,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("annotate", help="perform a task in a local web page and record it as its verified "
                                         "reference trajectory")
-    p.add_argument("task_id", metavar="TASK_ID", help="the task (tasks/<TASK_ID>.yaml)")
+    p.add_argument("task_id", metavar="TASK_ID", help="the task (<task folder>/<TASK_ID>.yaml)")
     p.add_argument("--device", help="device serial (default: the one attached, else an embedded virtual device)")
     p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default 0: any free port)")
-    p.add_argument("--tasks-dir", type=Path, default=None, help="the task folder (default: tasks/)")
+    p.add_argument("--tasks-dir", "--tasks", dest="tasks_dir", type=Path, action="append", default=None,
+                   metavar="DIR", help="a task folder of your own, merged with the shipped tasks (repeatable; "
+                                       "also $EMUKIT_TASKS)")
     p.add_argument("--data-dir", type=Path, default=default_data_dir(),
                    help="where a base snapshot's fingerprint goes when it has to be built")
     p.add_argument("--annotator", default=None, help="name recorded as provenance.verified_by (default: the user)")

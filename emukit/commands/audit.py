@@ -165,8 +165,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         q.add_argument("--data-dir", type=Path, default=default_data_dir(),
                        help="the build's data dir: artifacts and the default SQLite store (default ./data)")
         q.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
-        q.add_argument("--templates", type=Path, default=None,
-                       help="templates folder (default: the project's templates/ or $EMUKIT_TEMPLATES)")
+        q.add_argument("--templates", type=Path, action="append", default=None, metavar="DIR",
+                       help="a causal-template folder of your own, merged with the shipped templates "
+                            "(repeatable; also $EMUKIT_TEMPLATES)")
         q.add_argument("--family", default="all", choices=FAMILY_CHOICES)
         q.add_argument("--template", action="append", help="only these templates (repeatable)")
 

@@ -49,7 +49,14 @@ def _cmd(args: argparse.Namespace) -> int:
             if args.device or args.check_device:
                 with ConsoleClient.for_serial(_serial(args)) as cc:
                     on_device = set(cc.snapshot_list())
-            for name in list_specs():
+            from emukit import resources
+
+            names = list_specs()
+            if not names:
+                folders = ", ".join(str(f) for f in resources.search_path("snapshots")) or "none found"
+                print_error(console, "emukit snapshots list", f"no snapshot specs on the search path ({folders})")
+                return 1
+            for name in names:
                 spec = load_spec(name)
                 table.add_row(name, spec.description, "yes" if name in on_device else "-")
             console.print(table)

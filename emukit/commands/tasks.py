@@ -13,10 +13,14 @@ from emukit.errors import EmukitError
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from emukit.tasks.files import load_tasks
+    from emukit.tasks.files import load_tasks, task_folders
 
     console = make_console()
-    tasks = load_tasks(args.tasks_dir)
+    tasks = load_tasks(dirs=args.tasks_dir)
+    if not tasks:
+        folders = ", ".join(str(f) for f in task_folders(args.tasks_dir)) or "none found"
+        print_error(console, "emukit tasks list", f"no tasks on the search path ({folders})")
+        return 1
     table = Table(title=f"{len(tasks)} milestone tasks")
     for col in ("id", "template", "context", "apps", "milestones", "steps", "budget", "status"):
         table.add_column(col, no_wrap=col == "id", overflow="fold")
@@ -24,21 +28,24 @@ def _cmd_list(args: argparse.Namespace) -> int:
         table.add_row(t.id, t.template, t.context, ", ".join(t.apps), str(len(t.milestones)),
                       str(len(t.provenance.reference)), str(t.step_budget), t.provenance.status)
     console.print(table)
+    console.print("folders: " + ", ".join(str(f) for f in task_folders(args.tasks_dir)), highlight=False,
+                  soft_wrap=True)
     return 0
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from emukit.device.select import one_device
-    from emukit.tasks.files import load_tasks
+    from emukit.tasks.files import load_tasks, task_folders
     from emukit.tasks.verify import verify_task
 
     console = make_console()
     if bool(args.all) == bool(args.task_ids):
         print_error(console, "emukit tasks verify", "give --all or one or more TASK_IDs")
         return 2
-    tasks = load_tasks(args.tasks_dir, None if args.all else args.task_ids)
+    tasks = load_tasks(ids=None if args.all else args.task_ids, dirs=args.tasks_dir)
     if not tasks:
-        print_error(console, "emukit tasks verify", f"no tasks in {args.tasks_dir or 'tasks/'}")
+        where = ", ".join(str(f) for f in task_folders(args.tasks_dir)) or "no task folder"
+        print_error(console, "emukit tasks verify", f"no tasks in {where}")
         return 1
     table = Table(title="task verification (reference replayed from the initial state)")
     for col in ("task", "result", "actions", "budget", "milestones reached after action", "expected", "s",
@@ -60,23 +67,28 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_record(args: argparse.Namespace) -> int:
+    from emukit import resources
     from emukit.device.select import one_device
-    from emukit.tasks.files import instances, load_task_templates, save_task, task_path
+    from emukit.tasks.files import instances, load_task_templates, locate_task, save_task
     from emukit.tasks.verify import record_reference
 
     console = make_console()
-    templates = load_task_templates(args.tasks_dir, args.template or None)
+    templates = load_task_templates(names=args.template or None, dirs=args.tasks_dir)
+    new_folder = resources.writable("tasks", args.tasks_dir)
     by = args.by or f"{getpass.getuser()} (scripted solution)"
     written = 0
     with one_device(args.device, args.data_dir) as driver:
         for template in templates:
             for task in instances(template, args.count, args.seed):
-                path = task_path(task.id, args.tasks_dir)
-                if path.exists() and not args.overwrite:
-                    console.print(f"{task.id}: exists, kept (use --overwrite to record again)", highlight=False)
+                existing = locate_task(task.id, dirs=args.tasks_dir)
+                if existing is not None and not args.overwrite:
+                    console.print(f"{task.id}: exists ({existing}), kept (use --overwrite to record again)",
+                                  highlight=False, soft_wrap=True)
                     continue
+                folder = existing.parent if existing is not None else new_folder
+                resources.check_writable("tasks", folder / f"{task.id}.yaml")
                 task = record_reference(driver, template, task, by=by, data_dir=args.data_dir)
-                save_task(task, args.tasks_dir)
+                save_task(task, folder)
                 written += 1
                 console.print(f"{task.id}: {len(task.provenance.reference)} actions, milestones after "
                               f"{task.provenance.milestone_steps}, budget {task.step_budget}", highlight=False)
@@ -102,7 +114,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     actions = p.add_subparsers(dest="action", required=True)
 
     def common(q: argparse.ArgumentParser, device: bool = True) -> None:
-        q.add_argument("--tasks-dir", type=Path, default=None, help="the task folder (default: tasks/)")
+        q.add_argument("--tasks-dir", "--tasks", dest="tasks_dir", type=Path, action="append", default=None,
+                       metavar="DIR", help="a task folder of your own, merged with the shipped tasks "
+                                           "(repeatable; also $EMUKIT_TASKS); new tasks are written to the "
+                                           "first one")
         if device:
             q.add_argument("--device", help="device serial (default: the one attached, else an embedded "
                                             "virtual device)")
@@ -114,7 +129,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = actions.add_parser("verify", help="replay reference trajectories and check every milestone")
     q.add_argument("task_ids", nargs="*", metavar="TASK_ID")
-    q.add_argument("--all", action="store_true", help="every task in the folder")
+    q.add_argument("--all", action="store_true", help="every task on the search path")
     q.add_argument("--quiet", action="store_true")
     common(q)
     q.set_defaults(func=_run(_cmd_verify))

@@ -1,20 +1,22 @@
 """Where tasks live and how they are read and written.
 
 ``tasks/<id>.yaml`` holds one task, ``tasks/templates/<name>.yaml`` one task template and
-``tasks/screens/<id>.png`` a task's clean initial screenshot. ``$EMUKIT_TASKS`` points elsewhere. Writes
-are atomic, so an interrupted save never leaves a half-written task.
+``tasks/screens/<id>.png`` a task's clean initial screenshot. Task folders of your own (``--tasks-dir DIR``,
+``$EMUKIT_TASKS``) are merged with the shipped one (:mod:`emukit.resources`); an id found in two folders is
+an error naming both files. Writes are atomic, so an interrupted save never leaves a half-written task.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import random
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from emukit import resources
 from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError
 from emukit.tasks.schema import Milestone, Task, TaskTemplate
@@ -23,9 +25,13 @@ from emukit.yamlmodel import load_named_model
 
 
 def tasks_dir() -> Path:
-    """The project's ``tasks/`` folder (next to the package), or ``$EMUKIT_TASKS``."""
-    env = os.environ.get("EMUKIT_TASKS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "tasks"
+    """The milestone tasks shipped with emukit (:func:`emukit.resources.shipped_dir`)."""
+    return resources.shipped_dir("tasks")
+
+
+def task_folders(dirs: Iterable[Path] | None = ()) -> list[Path]:
+    """The task search path: ``dirs`` (``--tasks-dir``), ``$EMUKIT_TASKS``, the shipped folder."""
+    return resources.search_path("tasks", dirs)
 
 
 def task_path(task_id: str, folder: Path | None = None) -> Path:
@@ -37,16 +43,29 @@ def load_task(path: Path) -> Task:
     return load_named_model(path, Task, "a task", key="id", source_path=str(path))
 
 
-def load_tasks(folder: Path | None = None, ids: list[str] | None = None) -> list[Task]:
-    """Every task in ``folder`` (sorted by id), or just ``ids`` (ConfigError for unknown ones)."""
-    root = folder or tasks_dir()
+def task_files(folder: Path | None = None, *, dirs: Iterable[Path] | None = ()) -> dict[str, Path]:
+    """Task id -> file, over ``folder`` alone or the whole search path; ConfigError when an id is in two."""
+    return resources.files_by_stem("task", [folder] if folder is not None else task_folders(dirs))
+
+
+def locate_task(task_id: str, folder: Path | None = None, *, dirs: Iterable[Path] | None = ()) -> Path | None:
+    """The file of ``task_id`` on the search path (or in ``folder``), None when there is none."""
+    return task_files(folder, dirs=dirs).get(task_id)
+
+
+def load_tasks(folder: Path | None = None, ids: list[str] | None = None, *,
+               dirs: Iterable[Path] | None = ()) -> list[Task]:
+    """Every task (sorted by id), or just ``ids`` (ConfigError for unknown ones), from ``folder`` alone or,
+    with no folder, from the whole search path (:func:`task_folders` of ``dirs``)."""
+    files = task_files(folder, dirs=dirs)
     if ids:
-        missing = [i for i in ids if not task_path(i, root).is_file()]
+        missing = [i for i in ids if i not in files]
         if missing:
-            known = ", ".join(p.stem for p in sorted(root.glob("*.yaml"))) or "none"
-            raise ConfigError(f"unknown task(s) {', '.join(missing)} in {root} (known: {known})")
-        return [load_task(task_path(i, root)) for i in ids]
-    return [load_task(p) for p in sorted(root.glob("*.yaml"))]
+            roots = ", ".join(str(r) for r in ([folder] if folder is not None else task_folders(dirs)))
+            raise ConfigError(f"unknown task(s) {', '.join(missing)} in {roots} "
+                              f"(known: {', '.join(sorted(files)) or 'none'})")
+        return [load_task(files[i]) for i in ids]
+    return [load_task(files[i]) for i in sorted(files)]
 
 
 def task_yaml(task: Task) -> str:
@@ -63,9 +82,11 @@ def task_yaml(task: Task) -> str:
 
 
 def save_task(task: Task, folder: Path | None = None) -> Path:
-    """Validate and write ``tasks/<id>.yaml`` atomically; returns the path."""
+    """Validate and write ``<folder>/<id>.yaml`` atomically (default folder: where new tasks go,
+    :func:`emukit.resources.writable`); returns the path. Refuses an installed emukit's shipped folder."""
     Task.model_validate(task.model_dump(by_alias=True))  # never write what could not be read back
-    path = task_path(task.id, folder)
+    path = task_path(task.id, folder or resources.writable("tasks"))
+    resources.check_writable("tasks", path)
     write_atomic(path, task_yaml(task))
     return path
 
@@ -80,9 +101,14 @@ def load_task_template(path: Path) -> TaskTemplate:
     return load_named_model(path, TaskTemplate, "a task template", source_path=str(path))
 
 
-def load_task_templates(folder: Path | None = None, names: list[str] | None = None) -> list[TaskTemplate]:
-    root = (folder or tasks_dir()) / "templates"
-    found = [load_task_template(p) for p in sorted(root.glob("*.yaml"))]
+def load_task_templates(folder: Path | None = None, names: list[str] | None = None, *,
+                        dirs: Iterable[Path] | None = ()) -> list[TaskTemplate]:
+    """Task templates from ``<folder>/templates`` alone, or from every task folder's ``templates/`` on the
+    search path; a name defined twice is a ConfigError naming both files."""
+    roots = [folder] if folder is not None else task_folders(dirs)
+    loaded = [load_task_template(p) for r in roots for p in sorted((r / "templates").glob("*.yaml"))]
+    found = resources.unique("task template", [(t.name, t.source_path, t) for t in loaded])
+    root = ", ".join(str(r / "templates") for r in roots)
     if names:
         missing = set(names) - {t.name for t in found}
         if missing:

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
+from emukit import resources
 from emukit.errors import ConfigError
 from emukit.templates.schema import Template
 from emukit.yamlmodel import load_named_model
 
 
 def templates_dir() -> Path:
-    """The project's ``templates/`` folder (next to the package), or ``$EMUKIT_TEMPLATES``."""
-    import os
+    """The causal templates shipped with emukit (:func:`emukit.resources.shipped_dir`)."""
+    return resources.shipped_dir("templates")
 
-    env = os.environ.get("EMUKIT_TEMPLATES")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "templates"
+
+def template_folders(dirs: Iterable[Path] | None = ()) -> list[Path]:
+    """The template search path: ``dirs`` (``--templates``), ``$EMUKIT_TEMPLATES``, the shipped folder."""
+    return resources.search_path("templates", dirs)
 
 
 def load_template(path: Path) -> Template:
@@ -23,10 +27,14 @@ def load_template(path: Path) -> Template:
 
 
 def load_templates(folder: Path | None = None, family: str | None = None,
-                   names: list[str] | None = None) -> list[Template]:
-    """Every template under ``folder`` (recursively), optionally filtered; sorted by family then name."""
-    root = folder or templates_dir()
-    found = [load_template(p) for p in sorted(root.rglob("*.yaml"))]
+                   names: list[str] | None = None, *, dirs: Iterable[Path] | None = ()) -> list[Template]:
+    """Every template under ``folder`` (recursively), or with no folder on the whole search path
+    (:func:`template_folders` of ``dirs``), optionally filtered; sorted by family then name. A name defined
+    in two files is a ConfigError naming both."""
+    roots = [folder] if folder is not None else template_folders(dirs)
+    loaded = [load_template(p) for root in roots for p in sorted(root.rglob("*.yaml"))]
+    found = resources.unique("template", [(t.name, t.source_path, t) for t in loaded])
+    root = ", ".join(str(r) for r in roots)
     if family and family != "all":
         found = [t for t in found if t.family == family]
     if names:
