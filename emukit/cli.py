@@ -15,6 +15,16 @@ def default_home() -> Path:
     return Path(os.environ.get("EMUKIT_HOME", Path.home() / ".emukit"))
 
 
+DESCRIPTION = """Build and verify data for GUI world models on Android devices: strict A/B pairs, online
+milestone tasks, and the evaluation of world models on them. With no emulator attached, commands
+that need a device start embedded virtual devices."""
+EPILOG = """quick start:
+  emukit build-pairs --family clipboard --count 20    build 20 verified pairs under ./data
+  emukit export --out data/export                      write them as pairs.jsonl + artifacts
+  emukit evaluate --pairs data/export --model ref:surface --condition observation
+
+'emukit COMMAND --help' describes each command."""
+
 GRPC_PORT_OFFSET = 3000  # vdevice serve: default gRPC port = adb port + 3000 (5555 -> 8555)
 
 
@@ -49,7 +59,8 @@ def _cmd_vdevice_gallery(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="emukit", description=__doc__)
+    parser = argparse.ArgumentParser(prog="emukit", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"emukit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     from emukit.commands import (

@@ -325,24 +325,62 @@ def make_pool(options: BuildOptions, server: AdbServer) -> tuple[DevicePool, int
     return pool, n
 
 
-def build_pairs(options: BuildOptions, on_progress=None) -> PairRunner:
-    """Run a whole build; returns the runner (progress, timings, errors) after every worker finished."""
+def check_options(options: BuildOptions) -> None:
+    """Refuse unusable options before anything starts (ConfigError naming the option)."""
     if options.count_per_family < 1:
         raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")
-    options.data_dir.mkdir(parents=True, exist_ok=True)
+    if options.max_attempts < 1:
+        raise ConfigError(f"--max-attempts must be at least 1, got {options.max_attempts}")
+    if options.devices is not None and options.devices < 1:
+        raise ConfigError(f"--devices must be at least 1, got {options.devices}")
+    if not options.templates:
+        raise ConfigError("no templates selected")
+
+
+@dataclass
+class PreparedBuild:
+    """A build whose inputs are checked and whose store, adb server and device pool are open (devices not
+    started yet): everything a user can get wrong has been refused by now."""
+
+    options: BuildOptions
+    store: Store
+    runner: PairRunner
+    pool: DevicePool
+    workers: int
+
+    def run(self, on_progress=None) -> PairRunner:
+        """Start the devices, build every pair, close the pool; returns the runner."""
+        if on_progress is not None:
+            self.runner.on_progress = on_progress
+        run_id = self.store.start_run("build-pairs", {"templates": [t.name for t in self.options.templates],
+                                                      "count": self.options.count_per_family,
+                                                      "seed": self.options.seed})
+        t0 = time.monotonic()
+        try:
+            self.pool.start()
+            self.runner.run(self.pool, self.workers)
+        finally:
+            self.pool.close()
+            self.store.finish_run(run_id, "ok" if not self.runner.errors else "incomplete")
+            self.runner.wall_s = time.monotonic() - t0  # type: ignore[attr-defined]
+        return self.runner
+
+
+def prepare_build(options: BuildOptions, on_progress=None) -> PreparedBuild:
+    """Check the options, open the store, the adb server and the device pool (see :class:`PreparedBuild`)."""
+    check_options(options)
     store = Store(options.db_url, data_dir=options.data_dir)
-    run_id = store.start_run("build-pairs", {"templates": [t.name for t in options.templates],
-                                             "count": options.count_per_family, "seed": options.seed})
-    runner = PairRunner(options, store, on_progress)
-    server = AdbServer(options.adb_port)
-    server.start()
-    pool, workers = make_pool(options, server)
-    t0 = time.monotonic()
     try:
-        pool.start()
-        runner.run(pool, workers)
-    finally:
-        pool.close()
-        store.finish_run(run_id, "ok" if not runner.errors else "incomplete")
-        runner.wall_s = time.monotonic() - t0  # type: ignore[attr-defined]
-    return runner
+        runner = PairRunner(options, store, on_progress)
+        server = AdbServer(options.adb_port)
+        server.start()
+        pool, workers = make_pool(options, server)
+    except BaseException:
+        store.close()
+        raise
+    return PreparedBuild(options, store, runner, pool, workers)
+
+
+def build_pairs(options: BuildOptions, on_progress=None) -> PairRunner:
+    """Run a whole build; returns the runner (progress, timings, errors) after every worker finished."""
+    return prepare_build(options, on_progress).run()

@@ -26,8 +26,8 @@ def default_data_dir() -> Path:
 
 
 def _cmd_build_pairs(args: argparse.Namespace) -> int:
-    from emukit.builder.run import BuildOptions, build_pairs
-    from emukit.templates import load_templates
+    from emukit.builder.run import BuildOptions, prepare_build
+    from emukit.templates import load_templates, template_folders
 
     console = make_console(stderr=True)
     try:
@@ -35,14 +35,16 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
             from emukit.builder.stress import run_suite
 
             return run_suite(args, console)
-        templates = load_templates(family=args.family, names=args.template or None)
+        templates = load_templates(family=args.family, names=args.template or None, dirs=args.templates)
         if not templates:
-            print_error(console, "emukit build-pairs", f"no templates for family {args.family!r}")
+            folders = ", ".join(str(f) for f in template_folders(args.templates)) or "no template folder"
+            print_error(console, "emukit build-pairs", f"no templates for family {args.family!r} in {folders}")
             return 2
         options = BuildOptions(templates=templates, count_per_family=args.count, seed=args.seed,
                                data_dir=args.data_dir, db_url=args.db, devices=args.devices,
                                serials=args.device or [], max_attempts=args.max_attempts,
                                adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")))
+        build = prepare_build(options)  # every input error is reported here, before any progress is drawn
         with Progress(TextColumn("[bold]building pairs"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("{task.description}"), TimeElapsedColumn(), console=console,
                       disable=args.quiet) as progress:
@@ -51,12 +53,31 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
             def on_progress(done: int, total: int, template: str) -> None:
                 progress.update(task, completed=done, total=total, description=template)
 
-            runner = build_pairs(options, on_progress)
+            runner = build.run(on_progress)
     except EmukitError as exc:
         print_error(console, "emukit build-pairs", exc)
         return 1
     _summary(console, runner)
+    _where(console, args, runner)
     return 0 if not runner.errors and runner.total_done >= runner.total_wanted else 1
+
+
+def _where(console: Console, args: argparse.Namespace, runner) -> None:
+    """Where the pairs went and what to run next."""
+    store = runner.store
+    data_dir = Path(args.data_dir)
+    stored = sum(len(tp.done) for tp in runner.progress.values())
+    new = sum(tp.accepted_now for tp in runner.progress.values())
+    db = "" if args.db is None else f" --db '{store.url}'"
+    data = "" if data_dir == default_data_dir() else f" --data-dir {data_dir}"
+    export = data_dir / "export"
+    console.print(f"{new} new pair(s) this run; {stored} of {runner.total_wanted} wanted now stored "
+                  f"(seed {runner.options.seed})", highlight=False, soft_wrap=True)
+    console.print(f"data dir: {data_dir.resolve()}\ndatabase: {store.url}\nartifacts: "
+                  f"{Path(store.artifacts.root).resolve()}", highlight=False, soft_wrap=True)
+    console.print(f"next:  emukit export{data}{db} --out {export}\n"
+                  f"       emukit evaluate --pairs {export} --model ref:surface --condition observation",
+                  highlight=False, soft_wrap=True)
 
 
 def _summary(console: Console, runner) -> None:
@@ -81,6 +102,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build-pairs", help="build verified strict A/B pairs on devices (the main job)")
     p.add_argument("--family", default="all", choices=("persistent", "clipboard", "ordered", "temporal", "all"))
     p.add_argument("--template", action="append", help="only these templates (repeatable)")
+    p.add_argument("--templates", type=Path, action="append", default=None, metavar="DIR",
+                   help="a causal-template folder of your own, merged with the shipped templates (repeatable; "
+                        "also $EMUKIT_TEMPLATES); a name defined twice is an error")
     p.add_argument("--count", type=int, default=200, help="verified pairs per family (default 200)")
     p.add_argument("--seed", type=int, default=0)
     group = p.add_mutually_exclusive_group()

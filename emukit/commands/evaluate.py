@@ -10,6 +10,27 @@ from pathlib import Path
 from emukit.errors import EmukitError
 
 
+def _slug(text: str) -> str:
+    """A file-name-safe form of a model spec or mode (``ref:surface`` -> ``ref-surface``)."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:60] or "model"
+
+
+def default_out(args: argparse.Namespace) -> Path:
+    """``--out`` when given, else ``DATA_DIR/evaluations/<model>_<format>_<condition or tasks>``: under the data
+    dir, never the current directory, and one folder per setting so runs do not overwrite each other (a rerun
+    of the same setting reuses its response cache)."""
+    from emukit.commands.build import default_data_dir
+
+    if args.out is not None:
+        return Path(args.out)
+    model = args.model or (Path(args.predictions).stem if args.predictions else "model")
+    mode = f"tasks-{args.track}" if args.tasks is not None else (args.condition or "")
+    return Path(args.data_dir or default_data_dir()) / "evaluations" / "_".join(
+        _slug(x) for x in (model, args.format, mode) if x)
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from emukit.commands.output import make_console
     from emukit.evaluate.adapters import create_adapter
@@ -34,7 +55,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if (args.model is None) == (args.predictions is None):
         print("emukit evaluate: give exactly one of --model SPEC or --predictions FILE", file=sys.stderr)
         return 2
-    out = Path(args.out)
+    out = default_out(args)
     adapter = predictions = None
     try:
         if args.model is not None:
@@ -73,7 +94,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     report = write_report(result, out)
     console.print(metrics_table(result))
     console.print(counts_line(result))
-    console.print(f"results: {results}\nreport:  {report}")
+    console.print(f"results: {results}\nreport:  {report}", highlight=False, soft_wrap=True)
     return 0
 
 
@@ -119,17 +140,17 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
         print_error(console, prog, "--stagnation-k and --max-steps must be at least 1")
         return 2
     tracks = ("reference", "agent") if args.track == "both" else (args.track,)
-    out = Path(args.out)
+    out = default_out(args)
     adapter = None
     try:
-        tasks = load_tasks(args.tasks_dir, ids)
+        tasks = load_tasks(ids=ids, dirs=args.tasks_dir)
         if ids is None:  # every task: those without a reference trajectory (drafts) cannot be rolled out
             skipped = [t.id for t in tasks if not t.provenance.reference]
             tasks = [t for t in tasks if t.provenance.reference]
             if skipped:
                 console.print(f"skipped (no reference trajectory): {', '.join(skipped)}", highlight=False)
         if not tasks:
-            print_error(console, prog, f"no tasks in {args.tasks_dir or 'tasks/'}")
+            print_error(console, prog, "no tasks with a reference trajectory on the task search path")
             return 1
 
         def seen(task: Task, cached: bool) -> None:
@@ -173,8 +194,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "and ordered milestone progress.")
     p.add_argument("--pairs", default=None, help="an export folder (pairs.jsonl) or a store URL")
     p.add_argument("--data-dir", type=Path, default=None,
-                   help="artifact root of a non-SQLite store URL; with --tasks, the device data folder "
-                        "(embedded virtual device state; default $EMUKIT_DATA or data/)")
+                   help="the data dir (default $EMUKIT_DATA or ./data): where --out defaults to, the artifact "
+                        "root of a non-SQLite store URL and, with --tasks, the embedded virtual device state")
     p.add_argument("--model", default=None,
                    help="openai:BASE_URL#MODEL | http(s)://BASE_URL#MODEL | hf:LOCAL_PATH | ref:copy-current | "
                         "ref:surface")
@@ -185,7 +206,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the prediction condition (pair mode; required there)")
     p.add_argument("--format", default="code2world", choices=("code2world", "gworld"),
                    help="request format and rendering viewport (default code2world)")
-    p.add_argument("--out", default="eval-out", help="output folder (results.json, report.html, cache/)")
+    p.add_argument("--out", default=None,
+                   help="output folder: results.json, report.html, cache/ (default: DATA_DIR/evaluations/"
+                        "MODEL_FORMAT_CONDITION, DATA_DIR being --data-dir, $EMUKIT_DATA or ./data)")
     p.add_argument("--estimator", default="baseline",
                    help="predictive-state estimator: baseline or module.path:ClassName")
     p.add_argument("--fidelity-dinov2", type=Path, default=None, help="local DINOv2 checkpoint folder")
@@ -201,7 +224,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     t = p.add_argument_group("task mode")
     t.add_argument("--tasks", default=None, metavar="all|ID[,ID...]",
                    help="evaluate on milestone tasks instead of pairs (see docs/evaluator-tasks.md)")
-    t.add_argument("--tasks-dir", type=Path, default=None, help="the task folder (default: tasks/)")
+    t.add_argument("--tasks-dir", type=Path, action="append", default=None, metavar="DIR",
+                   help="a task folder of your own, merged with the shipped tasks (repeatable; also "
+                        "$EMUKIT_TASKS)")
     t.add_argument("--track", default="reference", choices=("reference", "agent", "both"),
                    help="reference: roll along the reference actions (offline); agent: an agent acts on the "
                         "generated screens (online); default reference")

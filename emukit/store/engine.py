@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
@@ -34,9 +35,18 @@ def redact(url: str | URL) -> str:
 
 
 def scrub(text: str, url: URL) -> str:
-    """``text`` with the URL's password (if any) replaced by ``***``."""
+    """``text`` with the URL's password replaced by ``***`` where it occurs *as a password*: inside the URL
+    (``user:PASSWORD@``, raw or percent-encoded) or as a ``password=PASSWORD`` connection parameter. Other
+    text that merely contains the same characters (a module name, a host) is left alone."""
     password = url.password
-    return text.replace(str(password), "***") if password else text
+    if not password:
+        return text
+    text = text.replace(url.render_as_string(hide_password=False), url.render_as_string(hide_password=True))
+    for form in sorted({str(password), quote(str(password), safe=""), quote_plus(str(password))}, key=len,
+                       reverse=True):
+        text = text.replace(f":{form}@", ":***@")
+        text = re.sub(rf"(password\s*=\s*)(['\"]?){re.escape(form)}\2(?=[\s'\",;)]|$)", r"\1\2***\2", text)
+    return text
 
 
 def is_sqlite(url: URL) -> bool:

@@ -39,6 +39,39 @@ def _pairs_in_db(data: Path) -> int:
         return 0
 
 
+def test_cli_input_errors_come_before_any_progress(adb_server, tmp_path):
+    """Bad input is refused with a message naming it, and no progress bar is drawn first (the command runs on a
+    pseudo-terminal, where rich draws its progress bar; no device is started for any of these)."""
+    import pty
+
+    def run(*args: str) -> tuple[int, str]:
+        leader, follower = pty.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "emukit", "build-pairs", "--family", "persistent",
+                                 "--data-dir", str(tmp_path / "data"), *args], env=adb_server.env,
+                                stdin=follower, stdout=follower, stderr=follower)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(leader)
+        return proc.wait(60), b"".join(chunks).decode(errors="replace")
+
+    for args, message in ((("--count", "0"), "--count must be at least 1, got 0"),
+                          (("--device", "emulator-5999"), "device(s) not attached: emulator-5999"),
+                          (("--template", "no_such_template"), "unknown template(s) no_such_template"),
+                          (("--db", "postgresql+nosuchdriver://emu:p@localhost/x"), "emu:***@localhost")):
+        code, out = run(*args)
+        assert code in (1, 2), out
+        assert message in out, out
+        assert "building pairs" not in out, out
+
+
 def test_cli_sigkill_and_resume_exact_count(vdevice, adb_server, tmp_path):
     data = tmp_path / "data"
     args = ["--count", "6", *[a for t in PERSISTENT_FAST for a in ("--template", t)]]
@@ -57,6 +90,9 @@ def test_cli_sigkill_and_resume_exact_count(vdevice, adb_server, tmp_path):
     out = second.communicate(timeout=400)[0].decode()
     assert second.returncode == 0, out
     assert "strict pairs" in out  # the summary table
+    assert f"data dir: {data.resolve()}" in out and f"database: sqlite:///{data.resolve()}/emukit.db" in out
+    assert "6 of 6 wanted now stored" in out and f"next:  emukit export --data-dir {data}" in out
+    assert "emukit evaluate --pairs" in out
     with Store(data_dir=data) as store:
         pairs = list(store.pairs())
         assert len(pairs) == 6 and len({p.pair_id for p in pairs}) == 6

@@ -237,6 +237,25 @@ def test_redact():
     assert redact("sqlite:////tmp/x.db") == "sqlite:////tmp/x.db"
 
 
+def test_a_short_password_is_masked_only_where_it_is_the_password(tmp_path: Path):
+    """A one-letter password ``p`` must not garble ``psycopg`` in the driver error (the driver for
+    ``+nosuchdriver`` cannot exist, so the error text is real, from SQLAlchemy)."""
+    from sqlalchemy.engine import make_url
+
+    from emukit.store.engine import scrub
+
+    url = make_url("postgresql+psycopg://emu:p@db.example/emukit")
+    text = "No module named 'psycopg'; postgresql+psycopg://emu:p@db.example/emukit; dsn password=p port=5432"
+    assert scrub(text, url) == ("No module named 'psycopg'; postgresql+psycopg://emu:***@db.example/emukit; "
+                                "dsn password=*** port=5432")
+    encoded = make_url("postgresql://emu:s%40cret@h/db")
+    assert scrub("at postgresql://emu:s%40cret@h/db with password='s@cret'", encoded) == \
+        "at postgresql://emu:***@h/db with password='***'"
+    with pytest.raises(StoreError) as err:
+        Store("postgresql+nosuchdriver://emu:p@localhost/emukit", data_dir=tmp_path)
+    assert "***syco" not in str(err.value) and "emu:***@localhost" in str(err.value)
+
+
 def test_newer_schema_is_refused(tmp_path: Path):
     with Store(data_dir=tmp_path) as store, store._session(write=True) as s:
         s.get(StoreMeta, "schema_version").value = "99"
