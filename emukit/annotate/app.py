@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from emukit.atomicio import write_atomic
-from emukit.device.actions import KEY_NAMES, Action, ActionType
+from emukit.device.actions import Action, ActionType
 from emukit.device.driver import Driver
 from emukit.errors import EmukitError
 from emukit.images import png_size
@@ -95,25 +95,8 @@ def parse_action(payload: object, screen: tuple[int, int] | None = None) -> Acti
 
 
 def describe(action: Action) -> str:
-    """One line for the page's trajectory list: ``tap (667, 801) TextView "Markor"``."""
-    a = action
-    if a.type in ("tap", "long_press"):
-        text = f"{a.type} ({a.x}, {a.y})"
-        if a.type == "long_press" and a.duration_ms:
-            text += f" {a.duration_ms} ms"
-    elif a.type in ("swipe", "drag"):
-        text = f"{a.type} ({a.x}, {a.y}) -> ({a.x2}, {a.y2})"
-        if a.duration_ms:
-            text += f" {a.duration_ms} ms"
-    elif a.type == "type":
-        text = f"type {a.text!r}"
-    elif a.type == "key":
-        text = f"key {KEY_NAMES.get(a.key or -1, a.key)}"
-    else:
-        text = f"wait {(a.duration_ms or 0) / 1000:g} s"
-    if a.element is not None:
-        text += f" {a.element.describe()}"
-    return text
+    """One line for the page's trajectory list (:meth:`Action.describe`)."""
+    return action.describe()
 
 
 class AnnotateApp:

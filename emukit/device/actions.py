@@ -56,3 +56,26 @@ class Action(BaseModel):
         if self.element is not None:
             data["element"] = self.element.describe()
         return data
+
+    def describe(self) -> str:
+        """One line for a person (annotator log, evaluation report): ``tap (614, 551) on Button "Copy"``,
+        ``swipe (5, 9) -> (5, 90) 300 ms``, ``key BACK``, ``after 2 s: tap (1, 2)``."""
+        if self.type in ("tap", "long_press"):
+            text = f"{'long press' if self.type == 'long_press' else 'tap'} ({self.x}, {self.y})"
+            if self.type == "long_press" and self.duration_ms:
+                text += f" {self.duration_ms} ms"
+        elif self.type in ("swipe", "drag"):
+            text = f"{self.type} ({self.x}, {self.y}) -> ({self.x2}, {self.y2})"
+            if self.duration_ms:
+                text += f" {self.duration_ms} ms"
+        elif self.type == "type":
+            text = f"type {self.text!r}"
+        elif self.type == "key":
+            text = f"key {KEY_NAMES.get(self.key, f'keycode {self.key}') if self.key is not None else '?'}"
+        else:
+            text = f"wait {(self.duration_ms or 0) / 1000:g} s"
+        if self.wait_ms:
+            text = f"after {self.wait_ms / 1000:g} s: {text}"
+        if self.element is not None:
+            text += f" on {self.element.describe()}"
+        return text

@@ -176,8 +176,15 @@ def test_cli_writes_results_table_and_self_contained_report(tmp_path, capsys):
     assert len(doc["pairs"]) == 4 and len(doc["branches"]) == 8
     assert {"pair_id", "branch", "status", "correct", "sem_correct", "surface_valid", "expected", "parsed"} <= \
         set(doc["branches"][0])
+    import re
+
     report = (out / "report.html").read_text()
-    assert report.count("data:image/png;base64,") == 4 * 5  # boundary, 2 predictions, 2 true next screens
+    assert "data:image/png" not in report  # screenshots are inlined as WebP, each distinct one stored once
+    urls = re.findall(r"url\((data:image/webp;base64,[^)]+)\)", report)
+    assert urls and len(urls) == len(set(urls))
+    for role, n in (("boundary", 4), ("prediction", 8), ("next", 8)):  # per pair: boundary, 2 predictions, 2 next
+        assert report.count(f'data-role="{role}"') == n
+    assert 'class="noimg"' not in report  # every one of them has its image
     assert "http://" not in report and "https://" not in report and "src=\"artifacts" not in report
     assert "shared action" in report and "correct" in report
 
@@ -191,7 +198,10 @@ def test_cli_usage_errors(tmp_path, capsys):
 
 def test_report_renders_without_pngs(renderer):
     result = run("ref:surface", "observation", renderer, pairs=list(load_export(FIXTURE))[:1], keep_pngs=False)
-    assert "prediction A" in render_html(result)
+    page = render_html(result)
+    assert "prediction A" in page and "prediction B" in page
+    assert page.count('class="noimg"') == 2  # the two predictions, whose PNGs were dropped; nothing crashed
+    assert "data:image/webp;base64," in page  # the recorded screens are still shown
 
 
 def test_pairs_from_a_store_url_match_the_export(tmp_path):
