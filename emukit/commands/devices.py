@@ -17,12 +17,50 @@ def adb_port() -> int:
     return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
 
 
+def _embedded(args: argparse.Namespace) -> int:
+    """The embedded virtual devices on this machine (``$EMUKIT_HOME/embedded``); with ``--reap``, stop the
+    ones whose owner is gone."""
+    from emukit.device.ownership import DeviceInUse, embedded_devices, reap
+
+    console = make_console()
+    found = embedded_devices()
+    if not found:
+        console.print("no embedded virtual devices recorded", highlight=False)
+    reaped = 0
+    for item in found:
+        line = item.describe()
+        if args.reap and not item.owner_alive:
+            try:
+                stopped = reap(item)
+            except DeviceInUse as exc:
+                line += f": {exc}"
+            else:
+                reaped += 1
+                line += ": reaped (process stopped)" if stopped else ": reaped (records removed)"
+        elif not item.owner_alive:
+            line += ": leftover (run 'emukit devices --reap')"
+        console.print(line, highlight=False, soft_wrap=True)
+    if args.reap:
+        console.print(f"{reaped} leftover(s) reaped; devices held by a live emukit command are never reaped",
+                      highlight=False)
+    return 0
+
+
 def _cmd_devices(args: argparse.Namespace) -> int:
     from emukit.device.adbserver import AdbServer
     from emukit.device.driver import Driver
 
+    if args.reap or args.embedded:
+        return _embedded(args)
     server = AdbServer(adb_port())
     server.start()
+    try:
+        return _attached(args, server, Driver)
+    finally:
+        server.release()
+
+
+def _attached(args: argparse.Namespace, server, Driver) -> int:  # noqa: N803 - the class, imported lazily
     table = Table(title=f"devices (adb server on port {server.port})")
     for col in ("serial", "kind", "state", "API level", "model"):
         table.add_column(col)
@@ -39,7 +77,15 @@ def _cmd_devices(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        make_console().print(table if rows else "no devices attached")
+        console = make_console()
+        console.print(table if rows else "no devices attached")
+        from emukit.device.ownership import leftovers
+
+        stale = leftovers()
+        if stale:
+            console.print(f"{len(stale)} leftover embedded device(s) of emukit commands that are gone: "
+                          f"{', '.join(d.serial for d in stale)}; 'emukit devices --reap' stops them",
+                          highlight=False, soft_wrap=True)
     return 0
 
 
@@ -71,6 +117,12 @@ def _cmd_probe(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     devices = sub.add_parser("devices", help="list attached devices (serial, kind, state, API level)")
     devices.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    devices.add_argument("--embedded", action="store_true",
+                         help="list the embedded virtual devices emukit commands started on this machine, with "
+                              "whether their owner still runs")
+    devices.add_argument("--reap", action="store_true",
+                         help="stop embedded virtual devices whose owning emukit command is gone (never one whose "
+                              "owner lives)")
     devices.set_defaults(func=_cmd_devices)
 
     probe = sub.add_parser("probe", help="print a device's canonical ground-truth state for one family")

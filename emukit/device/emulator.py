@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from emukit.device import boot
+from emukit.device import boot, lifeline
 from emukit.device.adbserver import AdbServer
 from emukit.device.sdk import AndroidSdk
 from emukit.errors import DeviceError
@@ -215,9 +215,11 @@ class EmulatorProcess:
             log.write(f"$ {' '.join(cmd)}\n".encode())
             log.flush()
             try:
-                self.proc = subprocess.Popen(cmd, env=emulator_env(self.sdk, self.server, self.config.env),
-                                             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                             start_new_session=True)
+                # under the lifeline: the emulator (qemu and its helpers: one process group) is stopped by the
+                # watchdog if this command dies (emukit.device.lifeline)
+                self.proc = lifeline.popen(cmd, what=f"emulator {self.serial}",
+                                           env=emulator_env(self.sdk, self.server, self.config.env),
+                                           stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
             except OSError as exc:
                 raise DeviceError(f"{self.serial}: cannot start {cmd[0]}: {exc}") from exc
 
@@ -257,4 +259,6 @@ class EmulatorProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 continue
+        if self.proc.poll() is not None:
+            lifeline.forget(self.proc)
         return self.proc.poll()

@@ -2,6 +2,13 @@
 
 The rest of emukit reaches a virtual device only through adb, exactly like an emulator; this module only
 launches the process and waits until the adb server lists it as ``device``.
+
+A device started here never outlives its owner: it is started through :mod:`emukit.device.lifeline`
+(stopped by the watchdog, and by itself, when the owning command dies by any signal) and its state dir is
+locked for the owner (:class:`emukit.device.ownership.DeviceClaim`), so that ``emukit devices --reap`` can
+tell a leftover from a device in use. Embedded devices listen on ports from :data:`FIRST_PRIVATE_PORT`,
+outside 5555-5585, the range every adb server scans for emulators: only the adb server they register with
+(their owner's) ever lists them.
 """
 
 from __future__ import annotations
@@ -14,10 +21,14 @@ import sys
 import time
 from pathlib import Path
 
+from emukit.device import lifeline
 from emukit.device.adbserver import AdbServer
+from emukit.device.ownership import DeviceClaim
 from emukit.errors import DeviceError
 
-FIRST_TEST_PORT = 20001  # outside 5555-5585, which every adb server scans at start
+SCANNED_PORTS = range(5555, 5586)  # adb servers look for emulators on these adb ports at start
+FIRST_TEST_PORT = 20001  # tests' devices, outside the scanned range
+FIRST_PRIVATE_PORT = 30001  # embedded devices of emukit commands, outside the scanned range
 
 
 GRPC_OFFSET = 3000  # `emukit vdevice serve` puts its gRPC controller on adb port + 3000 by default
@@ -63,6 +74,7 @@ class VirtualDeviceProcess:
         self.clock = clock
         self.log_path = log_path or self.state_dir.with_suffix(".log")
         self.proc: subprocess.Popen[bytes] | None = None
+        self.claim: DeviceClaim | None = None
 
     @property
     def serial(self) -> str:
@@ -70,21 +82,25 @@ class VirtualDeviceProcess:
 
     def start(self, timeout: float = 30.0) -> str:
         """Launch the process and wait until adb lists it as ``device``; returns the serial."""
-        self.state_dir.parent.mkdir(parents=True, exist_ok=True)
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        if self.claim is None:
+            self.claim = DeviceClaim.acquire(self.serial, self.state_dir, adb_port=self.adb_port,
+                                             adb_server_port=self.server.port)
         cmd = [sys.executable, "-m", "emukit", "vdevice", "serve", "--port", str(self.adb_port),
-               "--state-dir", str(self.state_dir), "--clock", self.clock]
+               "--state-dir", str(self.state_dir.resolve()), "--clock", self.clock]
         if self.wipe:
             cmd.append("--wipe-data")
         env = dict(self.server.env)
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                     start_new_session=True)
-        log.close()
+        with open(self.log_path, "ab") as log:
+            self.proc = lifeline.popen(cmd, what=f"virtual device {self.serial}", env=env,
+                                       stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        self.claim.update(device_pid=self.proc.pid)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 tail = self.log_path.read_text(errors="replace")[-2000:] if self.log_path.exists() else ""
                 kind = PortInUse if "is not free" in tail else DeviceError
+                self.stop()
                 raise kind(f"virtual device {self.serial} exited with {self.proc.returncode}; "
                            f"see {self.log_path}: {tail.strip().splitlines()[-1] if tail.strip() else ''}")
             if self.server.state(self.serial) == "device":
@@ -95,15 +111,26 @@ class VirtualDeviceProcess:
                           f"see {self.log_path}")
 
     def stop(self, timeout: float = 10.0) -> int | None:
-        """SIGTERM, then SIGKILL after ``timeout``; returns the exit code."""
-        if self.proc is None or self.proc.poll() is not None:
-            return self.proc.returncode if self.proc else None
-        self.proc.send_signal(signal.SIGTERM)
+        """SIGTERM, then SIGKILL after ``timeout``; returns the exit code. Releases the state dir's claim."""
         try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            return self.proc.wait(5)
+            return self._stop_process(timeout)
+        finally:
+            if self.claim is not None:
+                self.claim.release()
+                self.claim = None
+
+    def _stop_process(self, timeout: float) -> int | None:
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+        lifeline.forget(self.proc)
+        return self.proc.returncode
 
     def __enter__(self) -> VirtualDeviceProcess:
         self.start()

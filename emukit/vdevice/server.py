@@ -364,6 +364,9 @@ def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: b
     device = VirtualDevice(state_dir, avd_name=avd_name, clock_mode=clock_mode, wipe=wipe)
     server = DeviceServer(device, port, grpc_port=grpc_port)
     server.start(register=register)
+    from emukit.device.lifeline import watch_parent
+
+    watch_parent(server.stop)  # started by an emukit command: stop when it dies, whatever kills it
     grpc_note = f", grpc {server.grpc.port}" if server.grpc else ""
     print(f"{server.serial} ready (adb 127.0.0.1:{server.adb_port}, console {server.console_port}{grpc_note}, "
           f"state {device.state_dir})", flush=True)
