@@ -25,7 +25,7 @@ from emukit.builder.pair import (
     device_usable,
     run_branch,
 )
-from emukit.builder.run import BuildOptions, make_pool
+from emukit.builder.run import BuildOptions, close_pool, make_pool
 from emukit.builder.validate import validate_branch
 from emukit.device.adbserver import AdbServer
 from emukit.device.driver import Driver
@@ -209,6 +209,6 @@ def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repe
         for th in threads:
             th.join()
     finally:
-        pool.close()
+        close_pool(pool, server)
         report.wall_s = time.monotonic() - t0
     return report

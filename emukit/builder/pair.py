@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emukit.device.actions import Action
+from emukit.device.adbwire import DeadlinePassed
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError, EmukitError
@@ -255,8 +256,8 @@ def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchReco
     for name in ("A", "B"):
         try:
             branches[name] = run_branch(driver, ctx, name, artifacts)
-        except Rejected:
-            raise
+        except (Rejected, DeadlinePassed):
+            raise  # a deadline that passed is the device not answering: the caller gives the device up
         except DeviceError as exc:
             # an action that could not be done on a working device (a fault, a crashed app, a missing
             # element) is retried with the next attempt; a device that stopped answering is replaced

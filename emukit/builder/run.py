@@ -25,6 +25,7 @@ from emukit.builder.pair import (
     run_branches,
 )
 from emukit.device.adbserver import AdbServer
+from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import Driver
 from emukit.device.launcher import DeviceLauncher
 from emukit.device.pool import DevicePool
@@ -83,9 +84,10 @@ class AttachedLauncher(DeviceLauncher):
 
     kind = "attached"
 
-    def __init__(self, serial: str, server: AdbServer) -> None:
+    def __init__(self, serial: str, server: AdbServer, claim=None) -> None:
         super().__init__(server, max_attempts=1, restart_adb_on_failure=False)
         self._serial = serial
+        self.claim = claim  # this command's SerialClaim on the device, released by close()
 
     @property
     def serial(self) -> str:
@@ -109,6 +111,12 @@ class AttachedLauncher(DeviceLauncher):
         self.running = True
         return self._serial
 
+    def close(self) -> None:
+        """The run is over: let other emukit commands use the device."""
+        if self.claim is not None:
+            self.claim.release()
+            self.claim = None
+
 
 @dataclass
 class BuildOptions:
@@ -121,6 +129,10 @@ class BuildOptions:
     serials: list[str] = field(default_factory=list)
     max_attempts: int = 3
     adb_port: int = 5037
+    attempt_timeout_s: float = 60.0  # a device that does not finish an attempt in time is given up on
+
+
+SNAPSHOT_TIMEOUT_FACTOR = 5  # building a base snapshot may take this many attempt timeouts
 
 
 class PairRunner:
@@ -189,9 +201,16 @@ class PairRunner:
         seed = self.options.seed
         params = sample_params(t, rng_for(t.name, seed, slot, attempt))
         ctx = PairContext(t, params, seed, slot, attempt)
+        limit = self.options.attempt_timeout_s
         try:
-            ensure_snapshot(driver, t.base_snapshot, self.options.data_dir)
-            branches, artifacts = run_branches(driver, ctx)
+            with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * limit, f"base snapshot {t.base_snapshot}"):
+                ensure_snapshot(driver, t.base_snapshot, self.options.data_dir)
+            with driver.deadline(limit, f"{t.name} slot {slot} attempt {attempt}"):
+                branches, artifacts = run_branches(driver, ctx)
+        except DeadlinePassed as exc:  # not answering in time: a rejection naming device and step
+            rej = Rejected("device_timeout", str(exc))
+            self._reject(tp, slot, ctx, rej, driver.serial)
+            raise DeviceError(rej.detail) from exc
         except Rejected as rej:
             self._reject(tp, slot, ctx, rej, driver.serial)
             if rej.reason == "device_error":
@@ -307,22 +326,67 @@ def default_device_count() -> int:
     return max(2, min(8, (os.cpu_count() or 1) + 1))
 
 
-def make_pool(options: BuildOptions, server: AdbServer) -> tuple[DevicePool, int]:
-    """Devices for the run: the given serials, else every attached device, else embedded virtual devices."""
+def _note_to_stderr(message: str) -> None:
+    import sys
+
+    print(message, file=sys.stderr, flush=True)
+
+
+def make_pool(options: BuildOptions, server: AdbServer, on_note=None) -> tuple[DevicePool, int]:
+    """Devices for the run: the given serials, else every attached device, else embedded virtual devices.
+
+    Attached devices (ones this command does not start) are announced through ``on_note`` (default: a line
+    on stderr) and claimed for the run (:class:`emukit.device.ownership.SerialClaim`): a ``--device`` that
+    another live emukit command holds is refused; an attached device found without ``--device`` that another
+    command holds is skipped, and the run falls back to embedded devices when none is left."""
+    from emukit.device.ownership import DeviceInUse, SerialClaim
+
+    note = on_note or _note_to_stderr
     serials = list(options.serials)
+    explicit = bool(serials)
     if not serials and not options.devices:
         serials = [s for s, state in server.devices().items() if state == "device"]
     if serials:
         missing = [s for s in serials if server.state(s) != "device"]
         if missing:
             raise ConfigError(f"device(s) not attached: {', '.join(missing)}")
-        return DevicePool([AttachedLauncher(s, server) for s in serials]), len(serials)
+        claims: list[SerialClaim] = []
+        try:
+            for serial in serials:
+                try:
+                    claims.append(SerialClaim.acquire(server.port, serial))
+                except DeviceInUse as exc:
+                    if explicit:
+                        raise
+                    note(f"skipping attached device {serial}: {exc}")
+        except BaseException:
+            for claim in claims:
+                claim.release()
+            raise
+        if claims:
+            used = [c.serial for c in claims]
+            why = "given with --device" if explicit else (
+                f"attached to the adb server on port {server.port}; give --devices N for embedded virtual "
+                "devices instead")
+            note(f"using attached device(s) {', '.join(used)} (not started by emukit: {why})")
+            return DevicePool([AttachedLauncher(c.serial, server, claim=c) for c in claims]), len(claims)
+        note("every attached device is held by another emukit command: starting embedded virtual devices")
     n = options.devices or default_device_count()
-    from emukit.device.virtual import free_adb_ports
+    from emukit.device.virtual import FIRST_PRIVATE_PORT
 
-    start = free_adb_ports(1, start=5555)[0] if n == 1 else 5555
-    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=start)
+    # private ports (outside the range adb servers scan): only this command's adb server lists them
+    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=FIRST_PRIVATE_PORT)
     return pool, n
+
+
+def close_pool(pool: DevicePool, server: AdbServer) -> None:
+    """Stop the pool's devices, then release the adb server: stopped when this command started it and only
+    the devices it started were on it (:meth:`AdbServer.release`)."""
+    started = [launcher.serial for launcher in pool.launchers if not isinstance(launcher, AttachedLauncher)]
+    try:
+        pool.close()
+    finally:
+        server.release(started)
 
 
 def check_options(options: BuildOptions) -> None:
@@ -331,6 +395,8 @@ def check_options(options: BuildOptions) -> None:
         raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")
     if options.max_attempts < 1:
         raise ConfigError(f"--max-attempts must be at least 1, got {options.max_attempts}")
+    if options.attempt_timeout_s <= 0:
+        raise ConfigError(f"--attempt-timeout must be positive, got {options.attempt_timeout_s}")
     if options.devices is not None and options.devices < 1:
         raise ConfigError(f"--devices must be at least 1, got {options.devices}")
     if not options.templates:
@@ -347,6 +413,8 @@ class PreparedBuild:
     runner: PairRunner
     pool: DevicePool
     workers: int
+    server: AdbServer
+    notes: list[str] = field(default_factory=list)  # which devices are used and why (printed before work)
 
     def run(self, on_progress=None) -> PairRunner:
         """Start the devices, build every pair, close the pool; returns the runner."""
@@ -360,7 +428,7 @@ class PreparedBuild:
             self.pool.start()
             self.runner.run(self.pool, self.workers)
         finally:
-            self.pool.close()
+            close_pool(self.pool, self.server)
             self.store.finish_run(run_id, "ok" if not self.runner.errors else "incomplete")
             self.runner.wall_s = time.monotonic() - t0  # type: ignore[attr-defined]
         return self.runner
@@ -370,15 +438,23 @@ def prepare_build(options: BuildOptions, on_progress=None) -> PreparedBuild:
     """Check the options, open the store, the adb server and the device pool (see :class:`PreparedBuild`)."""
     check_options(options)
     store = Store(options.db_url, data_dir=options.data_dir)
+    from emukit.device.ownership import leftovers
+
+    notes: list[str] = []
+    stale = leftovers()
+    if stale:
+        notes.append(f"{len(stale)} leftover embedded device(s) of emukit commands that are gone "
+                     f"({', '.join(d.serial for d in stale)}): 'emukit devices --reap' stops them")
+    server = AdbServer(options.adb_port)
     try:
         runner = PairRunner(options, store, on_progress)
-        server = AdbServer(options.adb_port)
         server.start()
-        pool, workers = make_pool(options, server)
+        pool, workers = make_pool(options, server, notes.append)
     except BaseException:
         store.close()
+        server.release()
         raise
-    return PreparedBuild(options, store, runner, pool, workers)
+    return PreparedBuild(options, store, runner, pool, workers, server, notes)
 
 
 def build_pairs(options: BuildOptions, on_progress=None) -> PairRunner:

@@ -41,12 +41,13 @@ from emukit.builder.pair import (
     device_usable,
     load_base,
 )
-from emukit.builder.run import BuildOptions, make_pool
+from emukit.builder.run import SNAPSHOT_TIMEOUT_FACTOR, BuildOptions, close_pool, make_pool
 from emukit.builder.steps import StepRunner
 from emukit.builder.stress_apps import CLIPBOARD_TABLE, ORDERED_TABLE
 from emukit.builder.stress_model import BACK, FamilyTable, Move
 from emukit.builder.stress_temporal import TEMPORAL_TABLE
 from emukit.device.adbserver import AdbServer
+from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import SELECTOR_KEYS, Driver
 from emukit.device.pool import DevicePool
 from emukit.errors import ConfigError, DeviceError, EmukitError
@@ -429,6 +430,7 @@ class SuiteOptions:
     serials: list[str] = field(default_factory=list)
     max_attempts: int = 3
     adb_port: int = 5037
+    attempt_timeout_s: float = 60.0  # see BuildOptions.attempt_timeout_s (a trajectory gets 5x: it loads snapshots)
     depths: tuple[int, ...] = DEPTHS
     levels: tuple[str, ...] = LEVELS
     interference_depth: int = INTERFERENCE_DEPTH
@@ -524,7 +526,14 @@ class SuiteRunner:
                     with pool.lease() as lease:
                         driver = Driver(lease.serial, o.adb_port, default_timeout=10)
                         try:
-                            traj = run_trajectory(driver, o.suite, item, o.seed, attempt, o.data_dir)
+                            with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * o.attempt_timeout_s,
+                                                 f"{o.suite} {self._row_id(item)} attempt {attempt}"):
+                                traj = run_trajectory(driver, o.suite, item, o.seed, attempt, o.data_dir)
+                        except DeadlinePassed as exc:  # the device stopped answering: give it up
+                            with self.lock:
+                                self.rejected[(*self.key(item), "device_timeout")] += 1
+                            lease.mark_unhealthy(str(exc)[:200])
+                            continue
                         except Rejected as rej:
                             with self.lock:
                                 self.rejected[(*self.key(item), rej.reason)] += 1
@@ -578,7 +587,7 @@ class SuiteRunner:
             for th in threads:
                 th.join()
         finally:
-            pool.close()
+            close_pool(pool, server)
             self.wall_s = time.monotonic() - t0
 
     @property
@@ -617,7 +626,8 @@ def run_suite(args, console) -> int:
                            data_dir=args.data_dir, devices=args.devices, serials=args.device or [],
                            max_attempts=args.max_attempts,
                            adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
-                           depths=depths, levels=levels)
+                           depths=depths, levels=levels,
+                           attempt_timeout_s=getattr(args, "attempt_timeout", None) or 60.0)
     try:
         if options.count_per_family < 1:
             raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")

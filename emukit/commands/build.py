@@ -43,8 +43,11 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
         options = BuildOptions(templates=templates, count_per_family=args.count, seed=args.seed,
                                data_dir=args.data_dir, db_url=args.db, devices=args.devices,
                                serials=args.device or [], max_attempts=args.max_attempts,
-                               adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")))
+                               adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
+                               attempt_timeout_s=args.attempt_timeout)
         build = prepare_build(options)  # every input error is reported here, before any progress is drawn
+        for note in build.notes:
+            console.print(note, highlight=False, soft_wrap=True)
         with Progress(TextColumn("[bold]building pairs"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("{task.description}"), TimeElapsedColumn(), console=console,
                       disable=args.quiet) as progress:
@@ -116,6 +119,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="artifacts, base-snapshot fingerprints and the default SQLite store (default ./data)")
     p.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
     p.add_argument("--max-attempts", type=int, default=3, help="attempts per slot before it is replaced")
+    p.add_argument("--attempt-timeout", type=float, default=60.0, metavar="S",
+                   help="seconds one attempt may take on a device (default 60); a device that does not answer "
+                        "in time is given up on for that attempt (rejection 'device_timeout', naming the device "
+                        "and the step) and relaunched or retired")
     p.add_argument("--suite", choices=("d-stress", "interference"), help="build a stress suite instead of pairs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_build_pairs)

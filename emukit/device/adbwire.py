@@ -19,6 +19,7 @@ import json
 import socket
 import struct
 import threading
+import time
 from dataclasses import dataclass
 
 from emukit.errors import DeviceError
@@ -54,6 +55,20 @@ class AdbWire:
         self.timeout = timeout
         self._idle: dict[int, list[socket.socket]] = {}  # kept-alive uiautomator2 streams by device port
         self._idle_lock = threading.Lock()
+        self.deadline: float | None = None  # time.monotonic() by which the current attempt must be over
+        self.deadline_what = ""
+
+    def budget(self, timeout: float | None, what: str) -> float:
+        """The timeout for one operation: ``timeout`` (else the wire's), cut to what is left before
+        :attr:`deadline`; DeadlinePassed when nothing is left."""
+        t = timeout or self.timeout
+        if self.deadline is None:
+            return t
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise DeadlinePassed(f"{self.serial}: {self.deadline_what or 'the attempt'} ran out of time before "
+                                 f"{what} (device not answering?)")
+        return min(t, left)
 
     def close(self) -> None:
         """Close the kept-alive JSON-RPC streams."""
@@ -65,7 +80,7 @@ class AdbWire:
 
     # ------------------------------------------------------------------ connection
     def _connect(self, service: str, timeout: float | None = None) -> socket.socket:
-        sock = socket.create_connection((self.host, self.port), timeout=timeout or self.timeout)
+        sock = socket.create_connection((self.host, self.port), timeout=self.budget(timeout, service[:60]))
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             transport = f"host:transport:{self.serial}".encode()
@@ -175,7 +190,7 @@ class AdbWire:
 
     def _exchange(self, sock: socket.socket, request: bytes, timeout: float | None) -> tuple[bytes, bytes, bool]:
         """Send one HTTP request, read its response: (status line, body, connection reusable)."""
-        sock.settimeout(timeout or self.timeout)
+        sock.settimeout(self.budget(timeout, "a uiautomator2 call"))
         try:
             sock.sendall(request)
         except (BrokenPipeError, ConnectionResetError) as exc:  # the peer had closed the stream
@@ -202,6 +217,11 @@ class AdbWire:
         n = int(length)
         body = rest + (_recv_exact(sock, n - len(rest)) if n > len(rest) else b"")
         return lines[0], body[:n], fields.get(b"connection", b"").lower() != b"close" and len(body) == n
+
+
+class DeadlinePassed(DeviceError):
+    """The attempt's deadline (:meth:`emukit.device.driver.Driver.deadline`) passed: the device is not
+    answering in time; the message names the step that was about to run."""
 
 
 class _NoAnswer(Exception):

@@ -13,11 +13,11 @@ import re
 import shlex
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from emukit.device.actions import Action, Element
-from emukit.device.adbwire import AdbWire, JsonRpcError, ShellResult
+from emukit.device.adbwire import AdbWire, DeadlinePassed, JsonRpcError, ShellResult
 from emukit.errors import DeviceError
 
 T = TypeVar("T")
@@ -65,6 +65,23 @@ class Driver:
         self.default_timeout = default_timeout
         self._u2: Any = None
 
+    @contextlib.contextmanager
+    def deadline(self, seconds: float | None, what: str) -> Iterator[None]:
+        """Within the block every adb request must finish by ``seconds`` from now: each request's timeout is
+        cut to the time left, and once none is left the next request raises
+        :class:`~emukit.device.adbwire.DeadlinePassed` naming ``what`` and the step. Nested deadlines keep the
+        earlier one. ``None`` means no deadline."""
+        wire = self.wire
+        saved = (wire.deadline, wire.deadline_what)
+        if seconds is not None:
+            end = time.monotonic() + seconds
+            if wire.deadline is None or end < wire.deadline:
+                wire.deadline, wire.deadline_what = end, f"{what} (deadline {seconds:g} s)"
+        try:
+            yield
+        finally:
+            wire.deadline, wire.deadline_what = saved
+
     # ------------------------------------------------------------------ basics
     def shell(self, command: str, *, check: bool = False, timeout: float | None = None) -> ShellResult:
         """Run a device shell command; with ``check`` a non-zero exit raises DeviceError."""
@@ -75,10 +92,12 @@ class Driver:
         return result
 
     def adbutils(self):  # noqa: ANN201 - adbutils.AdbDevice
-        """The ``adbutils`` device (sync push/pull, forward...)."""
+        """The ``adbutils`` device (sync push/pull, forward...); its socket timeout is the wire's, cut to what
+        is left of the current :meth:`deadline` (adbutils' own default is no timeout at all)."""
         import adbutils
 
-        return adbutils.AdbClient(port=self.adb_port).device(self.serial)
+        timeout = self.wire.budget(None, "an adb sync/forward request")
+        return adbutils.AdbClient(port=self.adb_port, socket_timeout=timeout).device(self.serial)
 
     def ensure_ui(self) -> None:
         """Start the uiautomator2 server on the device once (pushes its jar if needed)."""
@@ -90,11 +109,31 @@ class Driver:
         import uiautomator2
 
         try:
-            self._u2 = uiautomator2.connect(self.serial)
+            # as uiautomator2's own connect does, wait (up to 10 s) for the device to be listed again after a
+            # transport drop; then connect through an adbutils device with a socket timeout: uiautomator2's
+            # own client has none, so a device that stops answering would hang the start forever
+            self._wait_listed(10.0)
+            self._u2 = uiautomator2.connect(self.adbutils())
             self.wire.jsonrpc("deviceInfo")
+        except DeadlinePassed:
+            self._u2 = None
+            raise
         except Exception as exc:  # uiautomator2 raises many kinds
             self._u2 = None
+            if self.wire.deadline is not None and time.monotonic() >= self.wire.deadline:
+                raise DeadlinePassed(f"{self.serial}: {self.wire.deadline_what} ran out of time while starting "
+                                     f"uiautomator2: {exc}") from exc
             raise DeviceError(f"{self.serial}: uiautomator2 server did not start: {exc}") from exc
+
+    def _wait_listed(self, timeout: float) -> None:
+        """Poll the adb server's device list until this serial is there as ``device`` (at most ``timeout`` s,
+        cut to the current deadline); returns either way: the connect that follows reports the failure."""
+        from emukit.device.adbserver import AdbServer
+
+        server = AdbServer(self.adb_port)
+        end = time.monotonic() + self.wire.budget(timeout, "waiting for the device to be listed")
+        while server.state(self.serial) != "device" and time.monotonic() < end:
+            time.sleep(0.1)
 
     def rpc(self, method: str, *params: Any, timeout: float | None = None) -> Any:
         """One JSON-RPC call to the uiautomator2 server."""

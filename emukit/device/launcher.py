@@ -118,6 +118,10 @@ class DeviceLauncher(abc.ABC):
             self._safe_stop()
             self.running = False
 
+    def close(self) -> None:
+        """The pool is done with this device for good (after :meth:`stop`): release what the launcher holds
+        beyond the device itself. Nothing by default."""
+
     def after_snapshot_load(self) -> list[str]:
         """Re-root and re-pin the clock after a snapshot load; returns the commands that ran."""
         return boot.after_snapshot_load(self.server, self.serial, self.setup)

@@ -97,7 +97,7 @@ class DevicePool:
     launcher's health check (``shell echo ok`` + boot completed) at those points."""
 
     def __init__(self, launchers: list[DeviceLauncher], *, check_on_lease: bool = True,
-                 check_on_release: bool = True) -> None:
+                 check_on_release: bool = True, max_relaunches: int = 3) -> None:
         serials = [launcher.serial for launcher in launchers]
         if len(set(serials)) != len(serials):
             raise DeviceError(f"device pool: duplicate serials in {serials}")
@@ -107,6 +107,7 @@ class DevicePool:
         self._closed = False
         self.check_on_lease = check_on_lease
         self.check_on_release = check_on_release
+        self.max_relaunches = max_relaunches  # per device; then it is retired (dropped)
         self.leases_total = 0
 
     @classmethod
@@ -162,6 +163,8 @@ class DevicePool:
             thread.start()
         for thread in threads:
             thread.join()
+        for slot in self._slots:
+            slot.launcher.close()
         with self._cond:
             for slot in self._slots:
                 if slot.state != "dropped":
@@ -229,6 +232,9 @@ class DevicePool:
         with self._cond:
             slot.state = "repairing"
             slot.health_failures += 1
+        if slot.relaunches >= self.max_relaunches:
+            self._drop(slot, f"{reason}; already relaunched {slot.relaunches} times")
+            return False
         try:
             slot.launcher.relaunch()
         except DeviceError as exc:
@@ -236,6 +242,9 @@ class DevicePool:
             return False
         with self._cond:
             slot.relaunches += 1
+        if not slot.launcher.healthy():  # an attached device cannot really be relaunched: it may still hang
+            self._drop(slot, f"{reason}; still not answering after a relaunch")
+            return False
         return True
 
     def _drop(self, slot: _Slot, reason: str) -> None:
@@ -254,6 +263,11 @@ class DevicePool:
             raise DeviceError(f"device pool: every device was dropped ({reasons})")
 
     # --- reporting ----------------------------------------------------------------------------------
+
+    @property
+    def launchers(self) -> list[DeviceLauncher]:
+        """Every device's launcher, dropped ones included."""
+        return [slot.launcher for slot in self._slots]
 
     @property
     def serials(self) -> list[str]:

@@ -4,6 +4,7 @@ else an embedded virtual device started for the command (and stopped after it)."
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,16 +36,28 @@ def pick_serial(server: AdbServer, serial: str | None) -> str | None:
 def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True) -> Iterator[Driver]:
     """A driver for the chosen device; with no device attached and ``embedded``, a fresh virtual device
     (state under ``data_dir/vdevices``) that lives as long as the block."""
+    from emukit.device.ownership import SerialClaim
+
     server = AdbServer(adb_port())
     server.start()
     proc = None
-    serial = pick_serial(server, serial)
+    claim = None
+    given = serial is not None
+    try:
+        serial = pick_serial(server, serial)
+        if serial is not None:  # a device this command did not start: say so, and hold it for the command
+            claim = SerialClaim.acquire(server.port, serial)
+            why = "given with --device" if given else "the one device attached; give --device to choose"
+            print(f"using attached device {serial} (not started by emukit: {why})", file=sys.stderr, flush=True)
+    except BaseException:
+        server.release()
+        raise
     if serial is None:
         if not embedded:
             raise ConfigError("no device attached; give --device SERIAL")
-        from emukit.device.virtual import VirtualDeviceProcess, free_adb_ports
+        from emukit.device.virtual import FIRST_PRIVATE_PORT, VirtualDeviceProcess, free_adb_ports
 
-        port = free_adb_ports(1, start=5555)[0]
+        port = free_adb_ports(1, start=FIRST_PRIVATE_PORT)[0]  # private: only our adb server lists it
         proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server)
         serial = proc.start()
     driver = Driver(serial, adb_port())
@@ -54,3 +67,6 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True) -> 
         driver.close()
         if proc is not None:
             proc.stop()
+        if claim is not None:
+            claim.release()
+        server.release([serial] if proc is not None else ())

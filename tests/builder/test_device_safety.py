@@ -1,0 +1,148 @@
+"""Attached devices are announced and claimed, and a build never stalls in silence.
+
+Real builds on a virtual device behind the session's adb server; the stalls come from the virtual device's
+fault injector, driven through its emulator console (``adb emu fault ...``): replies delayed for ten minutes
+(replies that never come) and a device offline for ten minutes (offline forever, for the length of a test).
+A second real adb server attached to the same device covers the two-servers case. Nothing is mocked.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from emukit.builder.run import BuildOptions, build_pairs
+from emukit.device.adbserver import AdbServer, free_port
+from emukit.device.boot import announce_emulator
+from emukit.device.ownership import SerialClaim
+from emukit.store import Store
+from emukit.templates import load_templates
+from tests.integration.helpers import emu
+
+TEMPLATE = ["copy_direct"]
+
+
+def _cli(adb_server, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "emukit", "build-pairs", "--family", "persistent", *args],
+                          env=adb_server.env, capture_output=True, text=True, timeout=300)
+
+
+def test_attached_devices_are_announced_and_a_held_one_is_refused(vdevice, adb_server, tmp_path):
+    claim = SerialClaim.acquire(adb_server.port, vdevice.serial)  # as another live emukit command would
+    try:
+        held = _cli(adb_server, "--device", vdevice.serial, "--template", "copy_direct", "--count", "1",
+                    "--data-dir", str(tmp_path / "held"), "--quiet")
+    finally:
+        claim.release()
+    assert held.returncode == 1
+    assert f"{vdevice.serial} is in use by another emukit command: pid" in held.stdout + held.stderr
+    assert "building pairs" not in held.stderr
+    used = _cli(adb_server, "--device", vdevice.serial, "--template", "copy_direct", "--count", "1",
+                "--data-dir", str(tmp_path / "used"), "--quiet")
+    assert used.returncode == 0, used.stdout + used.stderr
+    text = used.stdout + used.stderr
+    assert f"using attached device(s) {vdevice.serial} (not started by emukit: given with --device)" in text
+    assert text.index("using attached device") < text.index("strict pairs")  # announced before the work
+    found = _cli(adb_server, "--template", "copy_direct", "--count", "1", "--data-dir", str(tmp_path / "found"),
+                 "--quiet")  # no --device: every attached device is used, and said so
+    assert found.returncode == 0, found.stdout + found.stderr
+    assert "using attached device(s)" in found.stdout + found.stderr
+    assert "give --devices N for embedded virtual devices instead" in found.stdout + found.stderr
+
+
+@pytest.fixture()
+def stalling_device(vdevice_factory):
+    proc = vdevice_factory()
+    yield proc
+    proc.stop()
+
+
+@pytest.mark.parametrize("fault", [("delay", "600000"), ("offline", "600")], ids=["replies-never-come",
+                                                                                 "offline-forever"])
+def test_a_device_that_stops_answering_is_given_up_in_bounded_time(stalling_device, adb_server, tmp_path, fault):
+    data = tmp_path / "data"
+    options = BuildOptions(templates=load_templates(names=TEMPLATE), count_per_family=6, data_dir=data,
+                           serials=[stalling_device.serial], adb_port=adb_server.port, attempt_timeout_s=5)
+    injected = threading.Event()
+
+    def inject() -> None:  # once the first pair is stored, the device stops answering mid-build
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if (data / "emukit.db").exists():
+                with Store(data_dir=data) as store:
+                    if store.count_pairs() >= 1:
+                        break
+            time.sleep(0.2)
+        emu(adb_server, stalling_device.serial, "fault", *fault)
+        injected.set()
+
+    thread = threading.Thread(target=inject, daemon=True)
+    thread.start()
+    t0 = time.monotonic()
+    runner = build_pairs(options)
+    wall = time.monotonic() - t0
+    thread.join(5)
+    assert injected.is_set()
+    emu(adb_server, stalling_device.serial, "fault", "clear")
+    assert runner.total_done < 6  # it could not finish on a device that stopped answering...
+    assert wall < 150, wall  # ...and it said so in bounded time instead of hanging
+    assert any("every device was dropped" in e and stalling_device.serial in e for e in runner.errors), \
+        runner.errors
+    with Store(data_dir=data) as store:
+        rejections = list(store.rejections())
+    stalled = [r for r in rejections if r.reason in ("device_timeout", "device_error")]
+    assert stalled, rejections  # recorded, with the device and the step that did not answer
+    for r in stalled:
+        assert r.device == stalling_device.serial and stalling_device.serial in r.detail
+        assert "branch" in r.detail or "ran out of time" in r.detail
+
+
+def test_a_deadline_bounds_every_request_and_names_the_step(stalling_device, adb_server):
+    from emukit.device.adbwire import DeadlinePassed
+    from emukit.device.driver import Driver
+    from emukit.errors import DeviceError
+
+    driver = Driver(stalling_device.serial, adb_server.port)
+    try:
+        assert driver.shell("echo ok").text.strip() == "ok"
+        emu(adb_server, stalling_device.serial, "fault", "delay", "600000")  # replies that never come
+        t0 = time.monotonic()
+        with driver.deadline(1.5, "copy_direct slot 3"):
+            with pytest.raises(DeviceError, match="timed out"):
+                driver.shell("echo late", timeout=30)  # cut to the 1.5 s left
+            with pytest.raises(DeadlinePassed, match=r"copy_direct slot 3 \(deadline 1.5 s\) ran out of time "
+                                                     r"before shell"):
+                driver.shell("echo later")
+            with pytest.raises(DeadlinePassed):
+                driver.adbutils()  # adbutils and uiautomator2 requests are bounded by the same deadline
+        assert time.monotonic() - t0 < 4
+        assert driver.wire.deadline is None  # the block restores the previous (no) deadline
+    finally:
+        emu(adb_server, stalling_device.serial, "fault", "clear")
+        driver.close()
+
+
+def test_two_adb_servers_attached_to_one_device_do_not_stall_a_build(vdevice, adb_server, tmp_path):
+    other = AdbServer(free_port(), home=tmp_path / "other-home")
+    other.start()
+    try:
+        announce_emulator(other, vdevice.adb_port)
+        deadline = time.monotonic() + 30
+        while other.state(vdevice.serial) != "device" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert other.state(vdevice.serial) == "device"  # both servers hold a transport to the device
+        options = BuildOptions(templates=load_templates(names=TEMPLATE), count_per_family=2,
+                               data_dir=tmp_path / "data", serials=[vdevice.serial], adb_port=adb_server.port,
+                               attempt_timeout_s=30)
+        t0 = time.monotonic()
+        runner = build_pairs(options)
+        assert time.monotonic() - t0 < 120
+        assert runner.total_done == 2 and not runner.errors, runner.errors
+    finally:
+        other.kill()
+    assert Path(tmp_path / "data" / "emukit.db").exists()
