@@ -6,11 +6,15 @@ import argparse
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 
 from emukit.commands.output import make_console
 from emukit.errors import EmukitError
+
+if TYPE_CHECKING:
+    from emukit.device.adbserver import AdbServer
 
 
 def adb_port() -> int:
@@ -48,19 +52,21 @@ def _embedded(args: argparse.Namespace) -> int:
 
 def _cmd_devices(args: argparse.Namespace) -> int:
     from emukit.device.adbserver import AdbServer
-    from emukit.device.driver import Driver
 
     if args.reap or args.embedded:
         return _embedded(args)
     server = AdbServer(adb_port())
     server.start()
     try:
-        return _attached(args, server, Driver)
+        return _attached(args, server)
     finally:
-        server.release()
+        server.release()  # stopped again if this command had to start it
 
 
-def _attached(args: argparse.Namespace, server, Driver) -> int:  # noqa: N803 - the class, imported lazily
+def _attached(args: argparse.Namespace, server: AdbServer) -> int:
+    """The table of devices attached to ``server`` (serial, kind, state, API level, model)."""
+    from emukit.device.driver import Driver
+
     table = Table(title=f"devices (adb server on port {server.port})")
     for col in ("serial", "kind", "state", "API level", "model"):
         table.add_column(col)
