@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -11,8 +10,11 @@ from emukit import __version__
 
 
 def default_home() -> Path:
-    """Where emukit keeps per-user data (virtual device state, default data dir): ``$EMUKIT_HOME``."""
-    return Path(os.environ.get("EMUKIT_HOME", Path.home() / ".emukit"))
+    """Where emukit keeps per-user data (virtual device state, logs, device records): ``$EMUKIT_HOME``
+    (:func:`emukit.device.ownership.home_dir`)."""
+    from emukit.device.ownership import home_dir
+
+    return home_dir()
 
 
 DESCRIPTION = """Build and verify data for GUI world models on Android devices: strict A/B pairs, online

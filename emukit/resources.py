@@ -16,6 +16,7 @@ land in the project.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -33,6 +34,7 @@ PACKAGED = PACKAGE_DIR / "_shipped"
 T = TypeVar("T")
 
 
+@functools.cache
 def _checkout_dir(kind: Kind) -> Path | None:
     """The kind's folder of the source checkout this package was imported from, if it is one."""
     root = PACKAGE_DIR.parent

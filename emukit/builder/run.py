@@ -438,13 +438,10 @@ def prepare_build(options: BuildOptions, on_progress=None) -> PreparedBuild:
     """Check the options, open the store, the adb server and the device pool (see :class:`PreparedBuild`)."""
     check_options(options)
     store = Store(options.db_url, data_dir=options.data_dir)
-    from emukit.device.ownership import leftovers
+    from emukit.device.ownership import leftover_note
 
-    notes: list[str] = []
-    stale = leftovers()
-    if stale:
-        notes.append(f"{len(stale)} leftover embedded device(s) of emukit commands that are gone "
-                     f"({', '.join(d.serial for d in stale)}): 'emukit devices --reap' stops them")
+    stale = leftover_note()
+    notes: list[str] = [stale] if stale else []
     server = AdbServer(options.adb_port)
     try:
         runner = PairRunner(options, store, on_progress)

@@ -69,7 +69,7 @@ def _where(console: Console, args: argparse.Namespace, runner) -> None:
     """Where the pairs went and what to run next."""
     store = runner.store
     data_dir = Path(args.data_dir)
-    stored = sum(len(tp.done) for tp in runner.progress.values())
+    stored = runner.total_done
     new = sum(tp.accepted_now for tp in runner.progress.values())
     db = "" if args.db is None else f" --db '{store.url}'"
     data = "" if data_dir == default_data_dir() else f" --data-dir {data_dir}"

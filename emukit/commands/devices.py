@@ -85,13 +85,11 @@ def _attached(args: argparse.Namespace, server: AdbServer) -> int:
     else:
         console = make_console()
         console.print(table if rows else "no devices attached")
-        from emukit.device.ownership import leftovers
+        from emukit.device.ownership import leftover_note
 
-        stale = leftovers()
+        stale = leftover_note()
         if stale:
-            console.print(f"{len(stale)} leftover embedded device(s) of emukit commands that are gone: "
-                          f"{', '.join(d.serial for d in stale)}; 'emukit devices --reap' stops them",
-                          highlight=False, soft_wrap=True)
+            console.print(stale, highlight=False, soft_wrap=True)
     return 0
 
 

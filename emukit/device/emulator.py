@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from emukit.device import boot, lifeline
 from emukit.device.adbserver import AdbServer
+from emukit.device.ownership import home_dir
 from emukit.device.sdk import AndroidSdk
 from emukit.errors import DeviceError
 
@@ -188,7 +189,7 @@ class EmulatorProcess:
         self.config = config
         self.sdk = sdk
         self.server = server
-        log_dir = config.log_dir or Path(os.environ.get("EMUKIT_HOME", "~/.emukit")).expanduser() / "logs"
+        log_dir = config.log_dir or home_dir() / "logs"
         self.log_path = Path(log_path) if log_path else Path(log_dir) / f"{config.serial}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 

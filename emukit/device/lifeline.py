@@ -22,6 +22,7 @@ kills commands that render and checks that).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import subprocess
@@ -72,18 +73,12 @@ class Lifeline:
             assert self._death is not None
             return self._death[0]
 
-    @property
-    def watchdog_pid(self) -> int | None:
-        return self._watchdog.pid if self._watchdog is not None else None
-
     def _send(self, line: str) -> None:
         with self._lock:
             self._ensure()
             assert self._register is not None
-            try:
+            with contextlib.suppress(OSError):  # the watchdog is gone: children still watch the pipe themselves
                 os.write(self._register, line.encode() + b"\n")
-            except OSError:  # the watchdog is gone: children still watch the pipe themselves
-                pass
 
     def register(self, pgid: int, what: str) -> None:
         """The watchdog will stop process group ``pgid`` if this process dies."""
@@ -136,11 +131,9 @@ def watch_parent(on_parent_death: Any, *, hard_exit_after_s: float = 10.0) -> bo
         return False
 
     def wait() -> None:
-        try:
+        with contextlib.suppress(OSError):
             while os.read(fd, 4096):
-                pass  # nothing is ever written; only the end of file matters
-        except OSError:
-            pass
+                continue  # nothing is ever written; only the end of file matters
         timer = threading.Timer(hard_exit_after_s, os._exit, args=(3,))
         timer.daemon = True
         timer.start()

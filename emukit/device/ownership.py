@@ -153,13 +153,13 @@ class Leftover:
 
 def _is_device_process(pid: int, state_dir: Path) -> bool:
     """True when ``pid`` is a live ``emukit vdevice serve`` of ``state_dir`` (guards against pid reuse)."""
+    if not _pid_running(pid):
+        return False
     try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-        status = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
     except OSError:
         return False
-    args = raw.decode(errors="replace").split("\0")
-    return status != "Z" and "vdevice" in args and "serve" in args and str(state_dir) in args
+    return "vdevice" in args and "serve" in args and str(state_dir) in args
 
 
 def embedded_devices() -> list[Leftover]:
@@ -182,6 +182,15 @@ def embedded_devices() -> list[Leftover]:
 def leftovers() -> list[Leftover]:
     """Embedded devices whose owner is gone (their process may still run)."""
     return [d for d in embedded_devices() if not d.owner_alive]
+
+
+def leftover_note() -> str | None:
+    """One line about the leftovers for a command to print, None when there are none."""
+    stale = leftovers()
+    if not stale:
+        return None
+    return (f"{len(stale)} leftover embedded device(s) of emukit commands that are gone "
+            f"({', '.join(d.serial for d in stale)}): 'emukit devices --reap' stops them")
 
 
 def reap(item: Leftover, grace_s: float = 3.0) -> bool:
@@ -207,6 +216,7 @@ def reap(item: Leftover, grace_s: float = 3.0) -> bool:
 
 
 def _pid_running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie."""
     try:
         status = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:

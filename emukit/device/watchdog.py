@@ -3,8 +3,8 @@
 
 Reads ``+ PGID what`` / ``- PGID`` lines from the register pipe ``FD``. At end of file (the owning command
 exited or was killed), every process group still registered gets SIGTERM, then SIGKILL after
-:data:`emukit.device.lifeline.GRACE_S`; then the watchdog exits. It imports nothing heavy, so it costs a few
-MB and starts in a few tens of milliseconds.
+:data:`emukit.device.lifeline.GRACE_S`; then the watchdog exits. It imports nothing heavy (the standard library and
+emukit.device.ownership), so it costs a few MB and starts in a few tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -68,10 +68,8 @@ def _wait_gone(pid: int, timeout_s: float = 5.0) -> None:
 
 def _signal(pgids: set[int], sig: int) -> None:
     for pgid in pgids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def stop_groups(pgids: set[int], grace_s: float = GRACE_S) -> None:
@@ -87,23 +85,13 @@ def stop_groups(pgids: set[int], grace_s: float = GRACE_S) -> None:
 
 
 def in_use(users: str | None) -> bool:
-    """True when a live process holds a shared lock on the ``users`` file (an adb server another emukit
-    command still uses; see emukit.device.adbserver)."""
-    if not users:
-        return False
-    import fcntl
+    """True when a live process holds a lock on the ``users`` file (an adb server another emukit command
+    still uses; see emukit.device.adbserver)."""
+    from pathlib import Path
 
-    try:
-        fd = os.open(users, os.O_RDWR)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
+    from emukit.device.ownership import lock_is_held
+
+    return bool(users) and lock_is_held(Path(users))
 
 
 def main(argv: list[str]) -> int:

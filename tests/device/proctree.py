@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -80,8 +81,6 @@ def sigkill_and_check(proc: subprocess.Popen, within_s: float = 10.0) -> dict[in
             return children
         time.sleep(0.1)
     for pid in left:  # do not leak them into the rest of the test session
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     raise AssertionError(f"still running {within_s} s after SIGKILL of the command: {left}")
