@@ -2,8 +2,11 @@
 
 A profile method such as ``files.copy_to(path, dest, confirm=True)`` drives the UI the way a person would
 and returns the list of :class:`~emukit.device.actions.Action` records it executed (type, coordinates, text,
-element description). Profiles are chosen by installed package and versionName (:mod:`emukit.apps.registry`);
-``verified`` says whether a profile has been exercised against the app it targets in this project's tests.
+element description). Profiles are chosen by installed package (:mod:`emukit.apps.registry`) and select only
+through the selector table of the installed build (:mod:`emukit.apps.selectors`): ``self.sel("name")`` gives
+the driver fields of one semantic name, ``self.sel("systemui:name")`` one of another app's table (the
+``OTHER_APPS`` short names). ``verified`` says whether the installed build is one this profile has been
+exercised against in this project's tests.
 """
 
 from __future__ import annotations
@@ -12,11 +15,15 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar, ParamSpec, TypeVar
 
+from emukit.apps.selectors import SelectorTable, table_for
 from emukit.device.actions import Action
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
 
 P = ParamSpec("P")
+#: short names a profile may prefix a selector with to use another app's table (``sel("systemui:...")``)
+OTHER_APPS = {"systemui": "com.android.systemui", "launcher": "com.google.android.apps.nexuslauncher",
+              "framework": "android"}
 R = TypeVar("R")
 
 
@@ -58,7 +65,8 @@ def operation(fn: Callable[P, Any]) -> Callable[P, list[Action]]:
 
 
 class AppProfile:
-    """Base class: ``package``, ``name`` and ``matches(version_name)`` pick the profile for a device."""
+    """Base class: ``package`` and ``name`` pick the profile for a device; the installed build's table its
+    selectors."""
 
     package: ClassVar[str] = ""
     name: ClassVar[str] = ""
@@ -66,22 +74,40 @@ class AppProfile:
     #: versionName suffixes of the builds this profile has been exercised against in emukit's own tests
     verified_builds: ClassVar[tuple[str, ...]] = ("-emukit-virtual",)
 
-    def __init__(self, driver: Driver, version: str = "") -> None:
+    def __init__(self, driver: Driver, version: str = "", table: SelectorTable | None = None,
+                 *, version_code: int | None = None, sdk: int | None = None) -> None:
         self.driver = driver
         self.version = version
+        self.sdk = sdk
+        self.table = table if table is not None else table_for(self.package, version_code=version_code, sdk=sdk)
+        self._others: dict[str, SelectorTable] = {}
 
     @property
     def verified(self) -> bool:
         """True when the installed build is one this profile was tested against; real apps: False."""
         return any(self.version.endswith(suffix) for suffix in self.verified_builds)
 
-    @classmethod
-    def matches(cls, version_name: str) -> bool:
-        """Whether this profile drives the installed build with ``version_name``."""
-        return True
+    def other_table(self, short: str) -> SelectorTable:
+        """The table of another app on this device (``OTHER_APPS`` short name), for the installed build."""
+        if short not in self._others:
+            from emukit.apps.registry import installed_build
+
+            package = OTHER_APPS[short]
+            _name, code = installed_build(self.driver, package)
+            self._others[short] = table_for(package, version_code=code, sdk=self.sdk)
+        return self._others[short]
+
+    def sel(self, name: str, **fmt: Any) -> dict[str, Any]:
+        """The driver selector fields of ``name`` in this build's table (``short:name``: another app's);
+        ``{placeholders}`` in the table's values are filled from ``fmt``."""
+        if ":" in name:
+            short, _, rest = name.partition(":")
+            return self.other_table(short).query(rest, **fmt)
+        return self.table.query(name, **fmt)
 
     def rid(self, name: str) -> str:
-        return f"{self.package}:id/{name}"
+        """The resource id of ``name`` in this build's table."""
+        return self.table.rid(name)
 
     @operation
     def launch(self, *, fresh: bool = False) -> None:

@@ -1,14 +1,19 @@
-"""Which profile drives which installed app: by package and versionName."""
+"""Which profile drives which installed app: by package, with the selector table of the installed build
+(versionCode; apps shipped in the system image by the API level)."""
 
 from __future__ import annotations
 
 import re
+import weakref
+from typing import Any
 
-from emukit.apps.base import AppProfile
+from emukit.apps.base import OTHER_APPS, AppProfile
+from emukit.apps.selectors import SelectorTable, table_for
 from emukit.device.driver import Driver
-from emukit.errors import DeviceError
+from emukit.errors import ConfigError, DeviceError
 
 _VERSION_RE = re.compile(r"versionName=(\S+)")
+_CODE_RE = re.compile(r"versionCode=(\d+)")
 
 
 def all_profiles() -> list[type[AppProfile]]:
@@ -25,20 +30,99 @@ def all_profiles() -> list[type[AppProfile]]:
 
 def installed_version(driver: Driver, package: str) -> str | None:
     """The installed versionName of ``package`` (``dumpsys package``), or None when not installed."""
+    return installed_build(driver, package)[0]
+
+
+def installed_build(driver: Driver, package: str) -> tuple[str | None, int | None]:
+    """(versionName, versionCode) of the installed ``package`` from ``dumpsys package``; (None, None) when it
+    is not installed."""
     out = driver.shell(f"dumpsys package {package}").text
-    m = _VERSION_RE.search(out)
-    return m.group(1) if m else None
+    name, code = _VERSION_RE.search(out), _CODE_RE.search(out)
+    return (name.group(1) if name else None), (int(code.group(1)) if code else None)
+
+
+def device_sdk(driver: Driver) -> int | None:
+    """The device's API level (``ro.build.version.sdk``)."""
+    out = driver.shell("getprop ro.build.version.sdk").text.strip()
+    return int(out) if out.isdigit() else None
 
 
 def profile_for(driver: Driver, name: str) -> AppProfile:
-    """The profile called ``name`` (files, notes, music, clock, settings, launcher) matching the installed build."""
+    """The profile called ``name`` (files, notes, music, clock, settings, launcher) with the selector table of
+    the installed build."""
     candidates = [p for p in all_profiles() if p.name == name]
     if not candidates:
         raise KeyError(f"no app profile named {name!r}")
-    version = installed_version(driver, candidates[0].package)
+    package = candidates[0].package
+    version, code = installed_build(driver, package)
     if version is None:
-        raise DeviceError(f"{driver.serial}: {candidates[0].package} is not installed")
-    for cls in candidates:
-        if cls.matches(version):
-            return cls(driver, version)
-    raise DeviceError(f"{driver.serial}: no {name} profile supports {candidates[0].package} {version}")
+        raise DeviceError(f"{driver.serial}: {package} is not installed")
+    sdk = device_sdk(driver)
+    try:
+        table = table_for(package, version_code=code, sdk=sdk)
+    except ConfigError as exc:
+        raise DeviceError(f"{driver.serial}: {package} {version}: {exc}") from None
+    return candidates[0](driver, version, table, version_code=code, sdk=sdk)
+
+
+def package_of(app: str) -> str:
+    """The package of an app named as templates and move tables name it: a profile name (``clock``) or a
+    short name of another app's table (``systemui``)."""
+    for cls in all_profiles():
+        if cls.name == app:
+            return cls.package
+    if app in OTHER_APPS:
+        return OTHER_APPS[app]
+    known = sorted({c.name for c in all_profiles()} | set(OTHER_APPS))
+    raise ConfigError(f"unknown app {app!r} in a table selector (known: {', '.join(known)})")
+
+
+_TABLES: weakref.WeakKeyDictionary[Driver, dict[str, SelectorTable]] = weakref.WeakKeyDictionary()
+
+
+def device_table(driver: Driver, app: str) -> SelectorTable:
+    """The selector table of ``app``'s installed build on ``driver`` (read once per driver)."""
+    tables = _TABLES.setdefault(driver, {})
+    if app not in tables:
+        package = package_of(app)
+        _name, code = installed_build(driver, package)
+        try:
+            tables[app] = table_for(package, version_code=code, sdk=device_sdk(driver))
+        except ConfigError as exc:
+            raise DeviceError(f"{driver.serial}: {exc}") from None
+    return tables[app]
+
+
+def resolve_query(driver: Driver, query: dict[str, Any]) -> dict[str, Any]:
+    """A raw step's selector with a table reference resolved: ``{"sel": "clock:timer_add"}`` becomes the
+    table entry's driver fields for the device's build; other fields (``text``, ``instance``...) are kept and
+    ``fmt`` fills the entry's ``{placeholders}``. A query without ``sel`` is returned as it is."""
+    if "sel" not in query:
+        return query
+    rest = dict(query)
+    ref = str(rest.pop("sel"))
+    fmt = rest.pop("fmt", None) or {}
+    app, sep, name = ref.partition(":")
+    if not sep or not name:
+        raise ConfigError(f"table selector {ref!r} is not <app>:<name> (e.g. clock:timer_add)")
+    fields = device_table(driver, app).query(name, **fmt)
+    clash = set(fields) & set(rest)
+    if clash:
+        raise ConfigError(f"table selector {ref!r} already sets {', '.join(sorted(clash))}")
+    return {**fields, **rest}
+
+
+def check_ref(ref: str) -> None:
+    """ConfigError unless ``app:name`` names an entry of every selector table of that app (a template or move
+    table is checked before any device runs it)."""
+    from emukit.apps.selectors import tables_of
+
+    app, sep, name = str(ref).partition(":")
+    if not sep or not name:
+        raise ConfigError(f"table selector {ref!r} is not <app>:<name> (e.g. clock:timer_add)")
+    tables = tables_of(package_of(app))
+    if not tables:
+        raise ConfigError(f"table selector {ref!r}: no selector table for {package_of(app)}")
+    for t in tables:
+        if name not in t.selectors:
+            raise ConfigError(f"table selector {ref!r}: {t.path} has no entry {name!r}")

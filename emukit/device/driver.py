@@ -44,6 +44,17 @@ def parse_bounds(text: str) -> tuple[int, int, int, int]:
     return tuple(int(v) for v in m.groups())  # type: ignore[return-value]
 
 
+def _last_value(text: str, pattern: str) -> tuple[str, ...] | None:
+    """The groups of the last line of ``wm`` output matching ``pattern`` (an ``Override`` line follows the
+    ``Physical`` one)."""
+    found = None
+    for line in text.splitlines():
+        m = re.search(pattern, line)
+        if m:
+            found = m.groups()
+    return found
+
+
 class ActionRecorder(Protocol):
     """Sees every action a driver executes: ``before`` runs first (e.g. to capture the observation the
     action was chosen from), ``after`` gets the executed action's record."""
@@ -64,6 +75,26 @@ class Driver:
         self.wire = AdbWire(serial, adb_port)
         self.default_timeout = default_timeout
         self._u2: Any = None
+        self._screen: tuple[int, int, int] | None = None
+
+    def screen(self) -> tuple[int, int, int]:
+        """(width, height, density dpi) of the display, from ``wm size`` / ``wm density`` (an override, when
+        set, wins, as it does for the apps); read once per driver. Profiles derive every gesture from this and
+        from element bounds, never from a fixed screen."""
+        if self._screen is None:
+            size = self.shell("wm size", check=True).text
+            dens = self.shell("wm density", check=True).text
+            w_h = _last_value(size, r"(\d+)x(\d+)")
+            dpi = _last_value(dens, r"(\d+)")
+            if w_h is None or dpi is None:
+                raise DeviceError(f"{self.serial}: cannot read the screen size from {size.strip()!r} / "
+                                  f"{dens.strip()!r}")
+            self._screen = (int(w_h[0]), int(w_h[1]), int(dpi[0]))
+        return self._screen
+
+    def dp(self, value: float) -> int:
+        """``value`` density-independent pixels in this display's pixels."""
+        return round(value * self.screen()[2] / 160)
 
     @contextlib.contextmanager
     def deadline(self, seconds: float | None, what: str) -> Iterator[None]:
@@ -91,7 +122,7 @@ class Driver:
                               f"{result.stderr.decode(errors='replace').strip() or result.text.strip()}")
         return result
 
-    def adbutils(self):  # noqa: ANN201 - adbutils.AdbDevice
+    def adbutils(self):
         """The ``adbutils`` device (sync push/pull, forward...); its socket timeout is the wire's, cut to what
         is left of the current :meth:`deadline` (adbutils' own default is no timeout at all)."""
         import adbutils
@@ -284,22 +315,33 @@ class Driver:
             recorder.after(self, action)
         return action
 
-    def _target(self, x: int | None, y: int | None, query: dict[str, Any]) -> tuple[int, int, Element | None]:
+    def _target(self, x: int | None, y: int | None, query: dict[str, Any],
+                at_dp: tuple[float, float] | None = None) -> tuple[int, int, Element | None]:
         if query:
             el = self.element(**query)
-            cx, cy = el.center
-            return cx, cy, el
+            if at_dp is None:
+                cx, cy = el.center
+                return cx, cy, el
+            # a point inside the element, ``at_dp`` density-independent pixels from its top-left corner (the first
+            # word of a paragraph), kept inside its bounds
+            left, top, right, bottom = el.bounds
+            px = min(left + self.dp(at_dp[0]), max(left, right - 1))
+            py = min(top + self.dp(at_dp[1]), top + max(0, (bottom - top) // 2))
+            return px, py, el
         if x is None or y is None:
             raise ValueError("give coordinates or a selector")
         return x, y, None
 
-    def tap(self, x: int | None = None, y: int | None = None, **query: Any) -> Action:
-        x, y, el = self._target(x, y, query)
+    def tap(self, x: int | None = None, y: int | None = None, *, at_dp: tuple[float, float] | None = None,
+            **query: Any) -> Action:
+        """Tap at (x, y), or on the element ``query`` selects: its centre, or ``at_dp`` (dp from its top-left)."""
+        x, y, el = self._target(x, y, query, at_dp)
         return self._timed(Action(type="tap", x=x, y=y, element=el), lambda: self.rpc("click", x, y))
 
-    def long_press(self, x: int | None = None, y: int | None = None, duration_ms: int = 800,
-                   **query: Any) -> Action:
-        x, y, el = self._target(x, y, query)
+    def long_press(self, x: int | None = None, y: int | None = None, duration_ms: int = 800, *,
+                   at_dp: tuple[float, float] | None = None, **query: Any) -> Action:
+        """Long-press like :meth:`tap` for ``duration_ms``."""
+        x, y, el = self._target(x, y, query, at_dp)
         return self._timed(Action(type="long_press", x=x, y=y, duration_ms=duration_ms, element=el),
                            lambda: self.rpc("click", x, y, duration_ms))
 
