@@ -40,11 +40,21 @@ def _cmd_vdevice_serve(args: argparse.Namespace) -> int:
         return 2
     try:
         serve(args.port, Path(state_dir), avd_name=args.avd_name, clock_mode=args.clock,
-              wipe=args.wipe_data, register=not args.no_register, grpc_port=grpc_port)
+              wipe=args.wipe_data, register=not args.no_register, grpc_port=grpc_port, screen=args.screen)
     except (OSError, ValueError) as exc:
         print(f"emukit vdevice serve: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _screen_arg(value: str) -> tuple[int, int, int]:
+    """``--screen WxH@DPI`` (parsed without loading the virtual device)."""
+    from emukit.vdevice.device import parse_screen
+
+    try:
+        return parse_screen(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _cmd_vdevice_gallery(args: argparse.Namespace) -> int:
@@ -101,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--grpc-port", type=int, default=None,
                        help=f"emulator gRPC controller port on 127.0.0.1 (default: PORT+{GRPC_PORT_OFFSET}; "
                             "0 disables)")
+    serve.add_argument("--screen", type=_screen_arg, default=None, metavar="WxH@DPI",
+                       help="display size and density, e.g. 720x1280@320 (default 1080x2400@420)")
     serve.set_defaults(func=_cmd_vdevice_serve)
     gallery = vsub.add_parser("gallery", help="render every screen and dialog of the virtual apps to PNG")
     gallery.add_argument("--out", type=Path, required=True, help="output folder (index.html, index.md, PNGs)")

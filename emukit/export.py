@@ -16,7 +16,6 @@ from typing import Any
 from emukit.records import BranchRecord, Observation, PairRecord
 from emukit.store import Store
 
-SCREEN_SIZE = [1080, 2400]
 SPLIT_CRITERIA = ("record_id", "trajectory_id", "semantic_target", "content_fingerprint", "trajectory_signature")
 
 
@@ -49,6 +48,21 @@ class ArtifactCopier:
     def observation(self, obs: Observation) -> dict[str, str]:
         return {"screenshot": self.ref(obs.screenshot, "png"), "hierarchy": self.ref(obs.hierarchy, "xml")}
 
+    def screen_size(self, pair: PairRecord) -> list[int]:
+        """The [width, height] of the device the pair was built on: the size of its first branch's boundary
+        screenshot (every screenshot of a pair comes from one device)."""
+        first = pair.branches[min(pair.branches)]
+        return png_size(self.store.artifacts.path(first.boundary_observation.screenshot, "png"))
+
+
+def png_size(path: Path) -> list[int]:
+    """[width, height] from a PNG's header (IHDR, the first chunk), without decoding the image."""
+    with open(path, "rb") as fh:
+        head = fh.read(24)
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        raise ValueError(f"{path} is not a PNG file")
+    return [int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")]
+
 
 def branch_json(branch: BranchRecord, copier: ArtifactCopier) -> dict[str, Any]:
     return {
@@ -65,7 +79,7 @@ def pair_json(pair: PairRecord, copier: ArtifactCopier) -> dict[str, Any]:
     """One line of ``pairs.jsonl`` (docs/pair-format.md)."""
     return {
         "pair_id": pair.pair_id, "family": pair.family, "template": pair.template, "params": pair.params,
-        "seed": pair.seed, "screen_size": SCREEN_SIZE, "shared_action": pair.shared_action.canonical(),
+        "seed": pair.seed, "screen_size": copier.screen_size(pair), "shared_action": pair.shared_action.canonical(),
         "request_hashes": pair.request_hashes,
         "branches": {name: branch_json(br, copier) for name, br in sorted(pair.branches.items())},
         "validation": pair.validation.model_dump(),
@@ -111,8 +125,7 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
 def _write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, sort_keys=True) + "\n")
+        fh.writelines(json.dumps(row, sort_keys=True) + "\n" for row in rows)
     os.replace(tmp, path)
 
 

@@ -46,7 +46,7 @@ def plan_counts(templates: list[Template], count_per_family: int) -> dict[str, i
     for t in templates:
         by_family[t.family].append(t)
     wanted: dict[str, int] = {}
-    for family, group in by_family.items():
+    for group in by_family.values():
         group.sort(key=lambda t: t.name)
         base, extra = divmod(count_per_family, len(group))
         for i, t in enumerate(group):
@@ -130,6 +130,7 @@ class BuildOptions:
     max_attempts: int = 3
     adb_port: int = 5037
     attempt_timeout_s: float = 60.0  # a device that does not finish an attempt in time is given up on
+    vdevice_screen: tuple[int, int, int] | None = None  # display (w, h, dpi) of the embedded virtual devices
 
 
 SNAPSHOT_TIMEOUT_FACTOR = 5  # building a base snapshot may take this many attempt timeouts
@@ -375,7 +376,8 @@ def make_pool(options: BuildOptions, server: AdbServer, on_note=None) -> tuple[D
     from emukit.device.virtual import FIRST_PRIVATE_PORT
 
     # private ports (outside the range adb servers scan): only this command's adb server lists them
-    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=FIRST_PRIVATE_PORT)
+    screen = {} if options.vdevice_screen is None else {"screen": tuple(options.vdevice_screen)}
+    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=FIRST_PRIVATE_PORT, **screen)
     return pool, n
 
 
@@ -399,6 +401,13 @@ def check_options(options: BuildOptions) -> None:
         raise ConfigError(f"--attempt-timeout must be positive, got {options.attempt_timeout_s}")
     if options.devices is not None and options.devices < 1:
         raise ConfigError(f"--devices must be at least 1, got {options.devices}")
+    if options.vdevice_screen is not None:
+        from emukit.vdevice.device import check_screen
+
+        try:
+            check_screen(tuple(options.vdevice_screen))  # type: ignore[arg-type]
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"--vdevice-screen: {exc}") from None
     if not options.templates:
         raise ConfigError("no templates selected")
 

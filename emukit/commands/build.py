@@ -25,6 +25,16 @@ def default_data_dir() -> Path:
     return Path(os.environ.get("EMUKIT_DATA", "data"))
 
 
+def _screen_arg(value: str) -> tuple[int, int, int]:
+    """``--vdevice-screen WxH@DPI``."""
+    from emukit.vdevice.device import parse_screen
+
+    try:
+        return parse_screen(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _cmd_build_pairs(args: argparse.Namespace) -> int:
     from emukit.builder.run import BuildOptions, prepare_build
     from emukit.templates import load_templates, template_folders
@@ -44,7 +54,7 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
                                data_dir=args.data_dir, db_url=args.db, devices=args.devices,
                                serials=args.device or [], max_attempts=args.max_attempts,
                                adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
-                               attempt_timeout_s=args.attempt_timeout)
+                               attempt_timeout_s=args.attempt_timeout, vdevice_screen=args.vdevice_screen)
         build = prepare_build(options)  # every input error is reported here, before any progress is drawn
         for note in build.notes:
             console.print(note, highlight=False, soft_wrap=True)
@@ -123,6 +133,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds one attempt may take on a device (default 60); a device that does not answer "
                         "in time is given up on for that attempt (rejection 'device_timeout', naming the device "
                         "and the step) and relaunched or retired")
+    p.add_argument("--vdevice-screen", type=_screen_arg, default=None, metavar="WxH@DPI",
+                   help="display of the embedded virtual devices this command starts, e.g. 720x1280@320 "
+                        "(default 1080x2400@420); attached devices keep their own")
     p.add_argument("--suite", choices=("d-stress", "interference"), help="build a stress suite instead of pairs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_build_pairs)

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Self
 
 from emukit.device import lifeline
 from emukit.device.adbserver import AdbServer
@@ -62,16 +63,25 @@ class PortInUse(DeviceError):
     """The device could not bind its ports (another process took them first): retry on other ports."""
 
 
+Screen = tuple[int, int, int]  # (width px, height px, density dpi)
+
+
 class VirtualDeviceProcess:
-    """One ``emukit vdevice serve`` child process."""
+    """One ``emukit vdevice serve`` child process; ``screen`` (width, height, dpi) is its display (default:
+    the virtual device's, 1080x2400 at 420 dpi), fixed for the life of the process."""
 
     def __init__(self, adb_port: int, state_dir: Path, server: AdbServer, *, wipe: bool = True,
-                 clock: str = "logical", log_path: Path | None = None) -> None:
+                 clock: str = "logical", log_path: Path | None = None, screen: Screen | None = None) -> None:
+        if screen is not None:
+            from emukit.vdevice.device import check_screen
+
+            check_screen(tuple(screen))  # type: ignore[arg-type]
         self.adb_port = adb_port
         self.state_dir = Path(state_dir)
         self.server = server
         self.wipe = wipe
         self.clock = clock
+        self.screen: Screen | None = tuple(screen) if screen is not None else None  # type: ignore[assignment]
         self.log_path = log_path or self.state_dir.with_suffix(".log")
         self.proc: subprocess.Popen[bytes] | None = None
         self.claim: DeviceClaim | None = None
@@ -90,6 +100,10 @@ class VirtualDeviceProcess:
                "--state-dir", str(self.state_dir.resolve()), "--clock", self.clock]
         if self.wipe:
             cmd.append("--wipe-data")
+        if self.screen is not None:
+            from emukit.vdevice.device import format_screen
+
+            cmd += ["--screen", format_screen(self.screen)]
         env = dict(self.server.env)
         with open(self.log_path, "ab") as log:
             self.proc = lifeline.popen(cmd, what=f"virtual device {self.serial}", env=env,
@@ -132,7 +146,7 @@ class VirtualDeviceProcess:
         lifeline.forget(self.proc)
         return self.proc.returncode
 
-    def __enter__(self) -> VirtualDeviceProcess:
+    def __enter__(self) -> Self:
         self.start()
         return self
 

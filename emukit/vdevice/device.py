@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -26,8 +28,10 @@ from emukit.vdevice.faults import Faults
 from emukit.vdevice.fs import DeviceFS
 from emukit.vdevice.state import Activity, ClipState, DeviceState
 
-SCREEN_W, SCREEN_H = 1080, 2400
-DENSITY = 420
+DEFAULT_SCREEN = (1080, 2400, 420)  # Pixel 6: width and height in px, density in dpi
+# The display of this process's virtual device. The UI modules (theme and everything laid out from it) read
+# these when they load, so :func:`configure_screen` sets them before the first device is made.
+SCREEN_W, SCREEN_H, DENSITY = DEFAULT_SCREEN
 SHARED_STORAGE = "/storage/emulated/0"
 STANDARD_FOLDERS = ("Alarms", "DCIM", "Documents", "Download", "Movies", "Music", "Notifications",
                     "Pictures", "Podcasts", "Ringtones")
@@ -67,15 +71,74 @@ DEFAULT_SETTINGS = {
 }
 
 
+Screen = tuple[int, int, int]  # (width px, height px, density dpi)
+_UI_MODULE = "emukit.vdevice.ui.theme"  # the first module to read the display (every layout imports it)
+
+
+def parse_screen(spec: str) -> Screen:
+    """``"720x1280@320"`` -> ``(720, 1280, 320)``: width x height in pixels @ density in dpi."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*@\s*(\d+)\s*(?:dpi)?\s*", spec)
+    if m is None:
+        raise ValueError(f"screen {spec!r} is not WIDTHxHEIGHT@DPI (for example 720x1280@320)")
+    screen = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    check_screen(screen)
+    return screen
+
+
+def format_screen(screen: Screen) -> str:
+    """``(720, 1280, 320)`` -> ``"720x1280@320"`` (what :func:`parse_screen` reads)."""
+    return f"{screen[0]}x{screen[1]}@{screen[2]}"
+
+
+def check_screen(screen: Screen) -> None:
+    """Raise ValueError unless ``screen`` is a usable portrait phone display."""
+    width, height, dpi = screen
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in screen):
+        raise ValueError(f"screen {screen!r}: width, height and density must be integers")
+    if not 120 <= dpi <= 640:
+        raise ValueError(f"screen {format_screen(screen)}: density {dpi} dpi is outside 120-640")
+    if width < 320 * dpi // 160 or height < width:
+        raise ValueError(f"screen {format_screen(screen)}: a portrait phone display is at least 320 dp wide "
+                         "and taller than wide")
+
+
+def current_screen() -> Screen:
+    """The display of this process's virtual device."""
+    return SCREEN_W, SCREEN_H, DENSITY
+
+
+def configure_screen(screen: Screen) -> None:
+    """Give this process's virtual device the display ``screen`` (width, height, dpi).
+
+    The display is fixed for the life of the process: the UI modules lay themselves out from it when they
+    load (theme sizes, system bars, keyboard), so this must run before the first device is made; asking for
+    another display afterwards raises RuntimeError."""
+    global SCREEN_W, SCREEN_H, DENSITY
+    check_screen(screen)
+    if screen == current_screen():
+        return
+    if _UI_MODULE in sys.modules:
+        raise RuntimeError(f"the virtual display is already {format_screen(current_screen())} in this process; "
+                           f"{format_screen(screen)} must be set before the UI modules load")
+    SCREEN_W, SCREEN_H, DENSITY = screen
+
+
 class VirtualDevice:
-    """A complete virtual phone. All mutations happen with :attr:`lock` held."""
+    """A complete virtual phone. All mutations happen with :attr:`lock` held.
+
+    ``screen`` (width, height, dpi; default :data:`DEFAULT_SCREEN`, or what :func:`configure_screen` set) is
+    the display; everything the device reports (``wm size``, ``dumpsys display``, uiautomator's device info,
+    screenshots, bounds) follows it."""
 
     def __init__(self, state_dir: Path, *, avd_name: str = "emukit_virtual", clock_mode: str = "logical",
-                 wipe: bool = False) -> None:
+                 wipe: bool = False, screen: Screen | None = None) -> None:
+        if screen is not None:
+            configure_screen(screen)
         from emukit.vdevice.apps.registry import default_apps
         from emukit.vdevice.snapshots import SnapshotStore
         from emukit.vdevice.ui.wm import WindowManager
 
+        self.screen: Screen = current_screen()
         self.state_dir = Path(state_dir).resolve()
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.avd_name = avd_name
@@ -96,6 +159,7 @@ class VirtualDevice:
             self._first_boot()
         else:
             self.state = DeviceState.model_validate_json(state_file.read_text())
+            self.state.props["ro.sf.lcd_density"] = str(self.screen[2])  # the display belongs to the process
         self.fs.virtual["/proc/uptime"] = self._proc_uptime
         self.wm = WindowManager(self)
 
@@ -109,6 +173,7 @@ class VirtualDevice:
         self.state = DeviceState(props=dict(DEFAULT_PROPS),
                                  settings={k: dict(v) for k, v in DEFAULT_SETTINGS.items()})
         self.state.props["ro.kernel.qemu.avd_name"] = self.avd_name
+        self.state.props["ro.sf.lcd_density"] = str(self.screen[2])
         for folder in ("/system/bin", "/data/local/tmp", "/data/system", "/proc", "/dev", "/etc",
                        "/storage/emulated", "/sdcard/../mnt"):
             self.fs.makedirs(folder)
@@ -240,9 +305,28 @@ class VirtualDevice:
             self.state.next_pid += 1
             self.app(package).on_process_start(self)
 
+    def _lifecycle(self, before: Activity) -> None:
+        """After a back-stack change: the activity that was in front is paused and the new top resumed, as
+        ActivityThread does (an app writes unsaved state in onPause, e.g. Markor's documents); nothing runs
+        when the top stayed the same."""
+        after = self.top
+        if after is before:
+            return
+        if before.package in self.apps:
+            self.apps[before.package].on_pause(self, before)
+        self.apps[after.package].on_resume(self, after)
+
     def start_activity(self, package: str, activity: str | None = None,
                        extras: dict[str, str] | None = None, new_task: bool = True) -> Activity:
         """``am start``: bring the app's task to front (reusing an existing task like the launcher does)."""
+        with self.lock:
+            before = self.top
+            act = self._start_activity(package, activity, extras, new_task)
+            self._lifecycle(before)
+            return act
+
+    def _start_activity(self, package: str, activity: str | None, extras: dict[str, str] | None,
+                        new_task: bool) -> Activity:
         with self.lock:
             app = self.app(package)
             name = activity or app.launcher_activity
@@ -273,18 +357,22 @@ class VirtualDevice:
     def push_activity(self, package: str, activity: str, state: dict | None = None) -> Activity:
         """An app opening another of its own screens on top of the current one."""
         with self.lock:
+            before = self.top
             act = Activity(package=package, activity=activity, state=dict(state or {}))
             self.app(package).on_create(self, act, {})
             self.state.back_stack.append(act)
             self.state.ui.focused_id = None
+            self._lifecycle(before)
             return act
 
     def finish_top(self) -> None:
         """Finish the top activity; the launcher is never finished."""
         with self.lock:
+            before = self.top
             if len(self.state.back_stack) > 1:
                 self.state.back_stack.pop()
             self.state.ui.focused_id = None
+            self._lifecycle(before)
 
     def go_home(self) -> None:
         self.start_activity(self.launcher_package)

@@ -238,7 +238,8 @@ class ObjectNotFound(RpcError):
 
 def screen_nodes(dev: VirtualDevice) -> list[Node]:
     """The composed screen, flattened for matching."""
-    return dev.wm.memo("nodes", lambda: flatten(dev.wm.windows(), dev.state.ui.focused_id))
+    width, height, _ = dev.screen
+    return dev.wm.memo("nodes", lambda: flatten(dev.wm.windows(), dev.state.ui.focused_id, (0, 0, width, height)))
 
 
 def _sel(value: Any) -> dict[str, Any]:

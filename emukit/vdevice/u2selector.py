@@ -16,11 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from emukit.vdevice.ui.view import Bounds, View
-
-SCREEN_BOUNDS: Bounds = (0, 0, 1080, 2400)
 
 
 class SelectorError(ValueError):
@@ -92,9 +91,14 @@ def _clip(bounds: Bounds, clip: Bounds) -> Bounds:
     return left, top, max(left, right), max(top, bottom)
 
 
-def flatten(windows: Sequence[View], focused_key: str | None = None,
-            screen: Bounds = SCREEN_BOUNDS) -> list[Node]:
-    """All visible nodes of ``windows`` in document order (the hierarchy dump's order)."""
+def flatten(windows: Sequence[View], focused_key: str | None = None, screen: Bounds | None = None) -> list[Node]:
+    """All visible nodes of ``windows`` in document order (the hierarchy dump's order), their visible bounds
+    clipped to ``screen`` (default: the whole display)."""
+    if screen is None:
+        from emukit.vdevice.device import current_screen
+
+        width, height, _ = current_screen()
+        screen = (0, 0, width, height)
     nodes: list[Node] = []
 
     def visit(view: View, parent: int | None, index: int, clip: Bounds) -> None:
@@ -169,17 +173,9 @@ def _predicate(criteria: dict[str, Any]) -> Callable[[Node], bool]:
 
 
 def _string_test(name: str, value: str) -> Callable[[Node], bool]:
-    attr: Callable[[Node], str]
-    if name.startswith("text"):
-        attr = lambda n: n.view.text  # noqa: E731
-    elif name.startswith("className"):
-        attr = lambda n: n.view.cls  # noqa: E731
-    elif name.startswith("description"):
-        attr = lambda n: n.view.content_desc  # noqa: E731
-    elif name.startswith("packageName"):
-        attr = lambda n: n.view.package  # noqa: E731
-    else:
-        attr = lambda n: n.view.resource_id  # noqa: E731
+    field_of = {"text": "text", "className": "cls", "description": "content_desc", "packageName": "package"}
+    prefix = next((p for p in field_of if name.startswith(p)), None)
+    attr: Callable[[Node], str] = attrgetter(f"view.{field_of[prefix] if prefix else 'resource_id'}")
     if name.endswith("Matches"):
         rx = _regex(value)
         return lambda n: rx.fullmatch(attr(n)) is not None

@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DISPLAY_W, DISPLAY_H = 1080, 2400
-DISPLAY_DP_X, DISPLAY_DP_Y = 411, 914
 SDK_INT = 34
 MAX_HEAD = 64 * 1024
 MAX_BODY = 64 * 1024 * 1024
@@ -324,16 +322,24 @@ def _set_screen_on(dev: VirtualDevice, on: bool) -> None:
     _SCREEN_ON[dev] = on
 
 
+def display_size_dp(screen: tuple[int, int, int]) -> tuple[int, int]:
+    """``UiDevice.getDisplaySizeDp``: the display in dp, rounded (411 x 914 for 1080x2400 at 420 dpi)."""
+    width, height, dpi = screen
+    return round(width * 160 / dpi), round(height * 160 / dpi)
+
+
 @rpc(reads=True)
 def deviceInfo(dev: VirtualDevice) -> dict[str, Any]:
     package, _ = dev.current_focus()
+    width, height, _ = dev.screen
+    dp_x, dp_y = display_size_dp(dev.screen)
     return {
         "currentPackageName": package,
-        "displayHeight": DISPLAY_H,
-        "displayWidth": DISPLAY_W,
+        "displayHeight": height,
+        "displayWidth": width,
         "displayRotation": 0,
-        "displaySizeDpX": DISPLAY_DP_X,
-        "displaySizeDpY": DISPLAY_DP_Y,
+        "displaySizeDpX": dp_x,
+        "displaySizeDpY": dp_y,
         "naturalOrientation": True,
         "productName": dev.state.props.get("ro.product.name", "sdk_gphone64_x86_64"),
         "screenOn": screen_on(dev),

@@ -68,7 +68,10 @@ def test_actions_and_console_commands_invalidate(device: VirtualDevice) -> None:
     rpc(device, "pressKeyCode", 3)  # HOME
     home = rpc(device, "dumpWindowHierarchy")
     assert home != files and "Files in Downloads" not in home
-    rpc(device, "click", *_center(device, "Files"))
+    x, y = _center(device, resourceId="com.google.android.apps.nexuslauncher:id/hotseat")
+    rpc(device, "swipe", x, y, x, y // 4, 30)  # up from the hotseat: All Apps
+    assert rpc(device, "dumpWindowHierarchy") != home
+    rpc(device, "click", *_center(device, text="Files"))
     assert rpc(device, "dumpWindowHierarchy") == files
     epoch = device.ui_epoch
     host, peer = socket.socketpair()
@@ -80,7 +83,9 @@ def test_actions_and_console_commands_invalidate(device: VirtualDevice) -> None:
     assert device.ui_epoch >= epoch + 2
 
 
-def _center(device: VirtualDevice, text: str) -> tuple[int, int]:
-    info = rpc(device, "objInfo", {"mask": 1, "childOrSibling": [], "childOrSiblingSelector": [], "text": text})
+def _center(device: VirtualDevice, **selector: str) -> tuple[int, int]:
+    from uiautomator2._selector import Selector
+
+    info = rpc(device, "objInfo", dict(Selector(**selector)))
     b = info["bounds"]
     return (b["left"] + b["right"]) // 2, (b["top"] + b["bottom"]) // 2

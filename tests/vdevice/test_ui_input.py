@@ -278,6 +278,8 @@ def test_del_after_select_all_deletes_the_selection(tmp_path) -> None:
 
     device = VirtualDevice(tmp_path / "dev", wipe=True)
     device.start_activity("com.android.settings")
+    bar = device.wm.find_view(lambda v: v.resource_id == "com.android.settings:id/search_action_bar")
+    device.wm.tap(*bar.center)  # the homepage's search bar opens the search page with its field focused
     field = device.wm.find_view(lambda v: v.resource_id.endswith("search_src_text"))
     device.wm.tap(*field.center)
     device.wm.input_text("date time")

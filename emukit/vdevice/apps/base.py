@@ -62,6 +62,12 @@ class App(abc.ABC):
     def on_process_stop(self, device: VirtualDevice) -> None:
         """Called on force-stop or crash; in-memory state is dropped by the device afterwards."""
 
+    def on_pause(self, device: VirtualDevice, act: Activity) -> None:
+        """The activity ``act`` stopped being in front (another screen covers it, HOME, an app switch, BACK)."""
+
+    def on_resume(self, device: VirtualDevice, act: Activity) -> None:
+        """The activity ``act`` is in front again (or for the first time)."""
+
     def on_back(self, device: VirtualDevice, act: Activity) -> bool:
         """Handle BACK inside the activity (close a dialog...). Return True if consumed."""
         return False

@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("emukit.vdevice.ui")
 
 ACTION_DOWN, ACTION_UP, ACTION_MOVE, ACTION_CANCEL = 0, 1, 2, 3
-TOUCH_SLOP = 24  # px a finger may move and still tap
+TOUCH_SLOP = theme.px(24)  # how far a finger may move and still tap (24 px at 420 dpi, ~9 dp)
 LONG_PRESS_S = 0.5
-SHADE_PULL = 200  # px a swipe from the status bar must travel down to open the shade
+SHADE_PULL = theme.px(200)  # how far a swipe from the status bar must travel down to open the shade
 
 KEY_HOME, KEY_BACK, KEY_APP_SWITCH = 3, 4, 187
 HARMLESS_KEYS = {26, 224, 223, 82, 24, 25, 164, 91, 220, 221}  # power, wake, sleep, menu, volume, mute, brightness

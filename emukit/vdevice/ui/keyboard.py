@@ -4,6 +4,7 @@ Layout (top to bottom): a toolbar with the hide key, a digit row, three letter r
 the third) and a bottom row with the symbols toggle, comma, space, period and enter. Every key is a clickable
 view whose content-desc is what it types (``q``, ``Q``, ``@``) or its function (``Shift``, ``Delete``,
 ``Space``, ``Enter``, ``Symbols``, ``Hide keyboard``); the renderer draws the content-desc as the label.
+Keys are a tenth of the screen wide; heights, gaps and label sizes scale with the density (``theme.px``).
 """
 
 from __future__ import annotations
@@ -11,16 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from emukit.vdevice.ui import theme
+from emukit.vdevice.ui.theme import px
 from emukit.vdevice.ui.view import Style, View
 
 if TYPE_CHECKING:
     from emukit.vdevice.ui.wm import WindowManager
 
 IME = "com.android.inputmethod.latin"
-TOOLBAR_H = 110
+TOOLBAR_H = px(110)
 ROW_H = (theme.KEYBOARD_H - TOOLBAR_H) // 5
 KEY_W = theme.SCREEN_W // 10
-GAP = 10
+GAP = px(10)
 BG = (232, 234, 237)
 KEY_BG = (255, 255, 255)
 SPECIAL_BG = (203, 210, 217)
@@ -30,17 +32,17 @@ SYMBOLS = ("@#$%&-+()/", "*\"':;!?=_", "<>[]{}\\")
 
 
 def _key(x0: int, y0: int, x1: int, y1: int, desc: str, action: object, *, icon: str | None = None,
-         special: bool = False, font_size: int = 50) -> View:
+         special: bool = False, font_size: int | None = None) -> View:
     bg = SPECIAL_BG if special else KEY_BG
     return View(cls="android.widget.Button", bounds=(x0, y0, x1, y1), content_desc=desc, package=IME,
                 clickable=True, on_click=action,  # type: ignore[arg-type]
-                style=Style(bg=bg, radius=18, fg=theme.TEXT, font_size=font_size, align="center",
-                                         icon=icon, icon_size=54 if icon else None, icon_color=theme.TEXT,
-                                         show_desc=icon is None))
+                style=Style(bg=bg, radius=px(18), fg=theme.TEXT, font_size=font_size or px(50), align="center",
+                            icon=icon, icon_size=px(54) if icon else None, icon_color=theme.TEXT,
+                            show_desc=icon is None))
 
 
 def _inset(x0: int, y0: int, x1: int, y1: int) -> tuple[int, int, int, int]:
-    return x0 + GAP // 2, y0 + GAP // 2 + 4, x1 - GAP // 2, y1 - GAP // 2 - 4
+    return x0 + GAP // 2, y0 + GAP // 2 + px(4), x1 - GAP // 2, y1 - GAP // 2 - px(4)
 
 
 def keyboard(wm: WindowManager, symbols: bool, shift: bool, enter_label: str) -> View:
@@ -48,10 +50,10 @@ def keyboard(wm: WindowManager, symbols: bool, shift: bool, enter_label: str) ->
     top = theme.KEYBOARD_TOP
     root = View(bounds=(0, top, theme.SCREEN_W, top + theme.KEYBOARD_H), package=IME,
                 resource_id=f"{IME}:id/keyboard_view", clickable=True, on_click=lambda: None, style=Style(bg=BG))
-    root.add(View(cls="android.widget.ImageView", bounds=(theme.SCREEN_W - 150, top, theme.SCREEN_W - 20,
+    root.add(View(cls="android.widget.ImageView", bounds=(theme.SCREEN_W - px(150), top, theme.SCREEN_W - px(20),
                                                           top + TOOLBAR_H), content_desc="Hide keyboard",
                   package=IME, resource_id=f"{IME}:id/key_hide", clickable=True, on_click=wm.hide_keyboard,
-                  style=Style(icon="expand_more", icon_size=56, icon_color=theme.TEXT_SECONDARY)))
+                  style=Style(icon="expand_more", icon_size=px(56), icon_color=theme.TEXT_SECONDARY)))
     y = top + TOOLBAR_H
 
     def row_of(chars: str, y: int, x: int) -> None:
@@ -80,7 +82,7 @@ def keyboard(wm: WindowManager, symbols: bool, shift: bool, enter_label: str) ->
     y += ROW_H
     xs = [0, wide, wide + KEY_W, theme.SCREEN_W - wide - KEY_W, theme.SCREEN_W - wide, theme.SCREEN_W]
     root.add(_key(*_inset(xs[0], y, xs[1], y + ROW_H), "ABC" if symbols else "?123", wm.toggle_symbols,
-                  special=True, font_size=36))
+                  special=True, font_size=px(36)))
     root.add(_key(*_inset(xs[1], y, xs[2], y + ROW_H), ",", lambda: wm.insert_text(",", from_keyboard=True)))
     space = _key(*_inset(xs[2], y, xs[3], y + ROW_H), "Space", lambda: wm.insert_text(" ", from_keyboard=True))
     space.style.show_desc = False

@@ -1,4 +1,4 @@
-"""Draws composed windows (view trees) into a 1080x2400 RGB image.
+"""Draws composed windows (view trees) into an RGB image of the display's size.
 
 Every visible view is drawn in document order (parents before children, later siblings on top): shadow,
 background (rounded, optionally translucent or a vertical gradient), border, check mark / switch, icon and
@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui.icons import icon_mask
+from emukit.vdevice.ui.theme import px
 from emukit.vdevice.ui.view import Bounds, Color, View
 
 Box = tuple[int, int, int, int]
@@ -193,9 +194,9 @@ def _switch(img: Image.Image, box: Box, on: bool, enabled: bool, clip: Box) -> N
         track = theme.mix(track, (255, 255, 255), 0.5)
     rounded_rect(img, box, (y1 - y0) // 2, track, clip)
     if not on:
-        rounded_rect(img, box, (y1 - y0) // 2, theme.OUTLINE, clip, border=4)
+        rounded_rect(img, box, (y1 - y0) // 2, theme.OUTLINE, clip, border=max(1, px(4)))
     h = y1 - y0
-    knob = h - 16 if on else h - 28
+    knob = h - px(16) if on else h - px(28)
     cx = x1 - h // 2 if on else x0 + h // 2
     cy = (y0 + y1) // 2
     knob_box = (cx - knob // 2, cy - knob // 2, cx - knob // 2 + knob, cy - knob // 2 + knob)
@@ -204,12 +205,13 @@ def _switch(img: Image.Image, box: Box, on: bool, enabled: bool, clip: Box) -> N
 
 def _checkbox(img: Image.Image, box: Box, on: bool, clip: Box, radio: bool = False) -> None:
     size = box[2] - box[0]
-    radius = size // 2 if radio else 8
+    radius = size // 2 if radio else px(8)
     if on and not radio:
         rounded_rect(img, box, radius, theme.PRIMARY, clip)
-        _paste_mask(img, (255, 255, 255), box[0] + 4, box[1] + 4, icon_mask("check", size - 8), clip)
+        inset = px(4)
+        _paste_mask(img, (255, 255, 255), box[0] + inset, box[1] + inset, icon_mask("check", size - 2 * inset), clip)
         return
-    rounded_rect(img, box, radius, theme.PRIMARY if on else theme.OUTLINE, clip, border=5)
+    rounded_rect(img, box, radius, theme.PRIMARY if on else theme.OUTLINE, clip, border=max(1, px(5)))
     if on:
         inset = size // 4
         rounded_rect(img, (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), size, theme.PRIMARY,
@@ -259,16 +261,16 @@ class Renderer:
         fg = s.fg if v.enabled else theme.mix(s.fg, (255, 255, 255), 0.55)
         if v.checkable:
             if v.cls.endswith("Switch"):
-                w, h = 124, 72
+                w, h = px(124), px(72)
                 cy = (y0 + y1) // 2
                 _switch(self.img, (x1 - w, cy - h // 2, x1, cy + h // 2), v.checked, v.enabled, clip)
-                x1 -= w + 24
+                x1 -= w + px(24)
             elif v.cls.endswith("CheckBox") or v.cls.endswith("RadioButton"):
-                size = 54
+                size = px(54)
                 cy = (y0 + y1) // 2
                 _checkbox(self.img, (x0, cy - size // 2, x0 + size, cy + size // 2), v.checked, clip,
                           radio=v.cls.endswith("RadioButton"))
-                x0 += size + 28
+                x0 += size + px(28)
         text, color, is_hint = v.text, fg, False
         if v.password and text:
             text = "\u2022" * len(text)
@@ -304,7 +306,7 @@ class Renderer:
         if s.icon_bg is not None:
             rounded_rect(self.img, (ix - pad, iy - pad, ix + size + pad, iy + size + pad), size, s.icon_bg, clip)
         _paste_mask(self.img, color, ix, iy, icon_mask(s.icon or "app", size), clip)
-        gap = max(16, size // 2)
+        gap = max(px(16), size // 2)
         if pos == "top":
             return x0, iy + size + pad + gap // 2, x1, y1
         if pos == "right":
@@ -360,7 +362,7 @@ class Renderer:
         lx = x0 if s.align == "left" else (x1 - lw if s.align == "right" else (x0 + x1 - lw) / 2)
         cx = round(lx + f.getlength(col_text))
         cy = top + row * lh
-        _fill(self.img, (cx, cy + 2, cx + 4, cy + lh - 2), theme.PRIMARY, 255, clip)
+        _fill(self.img, (cx, cy + px(2), cx + max(1, px(4)), cy + lh - px(2)), theme.PRIMARY, 255, clip)
 
 
 def render(windows: list[View], cursor: int | None = None,

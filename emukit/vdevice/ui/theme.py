@@ -1,19 +1,40 @@
 """Screen geometry, the Material-like colour palette and text sizes shared by system UI, widgets and apps.
 
-Sizes are pixels of the 1080x2400, 420 dpi virtual screen (1 dp = 2.625 px).
+The display is the device process's (:func:`emukit.vdevice.device.configure_screen`, default 1080x2400 at
+420 dpi) and is read once, when this module loads. Lengths scale with its density as Android's do: ``dp(v)``
+is ``v`` density-independent pixels (``v * dpi / 160`` px). The layout was drawn at the 420 dpi reference
+density, so sizes written as pixels of that layout go through ``px(v)`` (``v`` reference pixels, i.e.
+``dp(v / 2.625)``): on the reference display both are the identity on the numbers used, on another display
+the same layout comes out at the same size in dp. Positions come from :data:`SCREEN_W` / :data:`SCREEN_H`
+and these sizes, never from a fixed 1080x2400 screen.
 """
 
 from __future__ import annotations
 
-from emukit.vdevice.device import SCREEN_H, SCREEN_W
+from emukit.vdevice.device import DENSITY, SCREEN_H, SCREEN_W
 from emukit.vdevice.ui.view import Bounds, Color
 
-__all__ = ["SCREEN_W", "SCREEN_H", "STATUS_H", "NAV_H", "KEYBOARD_H", "APP_FRAME", "dp", "luminance",
-           "on_color", "mix"]
+__all__ = ["APP_FRAME", "DENSITY", "KEYBOARD_H", "NAV_H", "SCREEN_H", "SCREEN_W", "STATUS_H", "dp", "luminance",
+           "mix", "on_color", "px"]
 
-STATUS_H = 96
-NAV_H = 126
-KEYBOARD_H = 800
+REFERENCE_DENSITY = 420  # the density the layout's pixel sizes were drawn at (Pixel 6)
+_DP = DENSITY / 160  # px per dp on this display (2.625 at 420 dpi)
+_PX = DENSITY / REFERENCE_DENSITY  # px per reference px (1.0 at 420 dpi)
+
+
+def dp(value: float) -> int:
+    """``value`` density-independent pixels in this display's pixels (``value * dpi / 160``, rounded)."""
+    return round(value * _DP)
+
+
+def px(value: float) -> int:
+    """``value`` pixels of the 420 dpi reference layout in this display's pixels (``dp(value / 2.625)``)."""
+    return round(value * _PX)
+
+
+STATUS_H = px(96)
+NAV_H = dp(48)  # three-button navigation bar
+KEYBOARD_H = px(800)
 APP_FRAME: Bounds = (0, STATUS_H, SCREEN_W, SCREEN_H - NAV_H)
 KEYBOARD_TOP = SCREEN_H - NAV_H - KEYBOARD_H
 
@@ -37,18 +58,13 @@ DARK_CARD: Color = (48, 49, 54)
 DARK_TEXT: Color = (232, 234, 237)
 DARK_TEXT_SECONDARY: Color = (189, 193, 198)
 
-# ------------------------------------------------------------------ type scale (px)
-TEXT_TITLE_L = 58
-TEXT_TITLE = 52
-TEXT_BODY_L = 44
-TEXT_BODY = 40
-TEXT_LABEL = 36
-TEXT_SMALL = 32
-
-
-def dp(value: float) -> int:
-    """Density-independent pixels to screen pixels (420 dpi)."""
-    return round(value * 2.625)
+# ------------------------------------------------------------------ type scale (px on this display)
+TEXT_TITLE_L = px(58)
+TEXT_TITLE = px(52)
+TEXT_BODY_L = px(44)
+TEXT_BODY = px(40)
+TEXT_LABEL = px(36)
+TEXT_SMALL = px(32)
 
 
 def luminance(color: Color) -> float:

@@ -15,13 +15,21 @@ Bounds = tuple[int, int, int, int]
 Color = tuple[int, int, int]
 
 
+def _body_text_size() -> int:
+    """The default text size: the theme's body size on this display (40 px at 420 dpi)."""
+    from emukit.vdevice.ui import theme
+
+    return theme.TEXT_BODY
+
+
 @dataclass
 class Style:
-    """How the renderer draws a view. Colours are RGB tuples; ``None`` means transparent / inherit."""
+    """How the renderer draws a view. Colours are RGB tuples; ``None`` means transparent / inherit. Sizes are
+    pixels of the display (see :mod:`emukit.vdevice.ui.theme` for density-scaled values)."""
 
     bg: Color | None = None
     fg: Color = (33, 33, 33)
-    font_size: int = 40
+    font_size: int = field(default_factory=_body_text_size)
     bold: bool = False
     radius: int = 0
     border: Color | None = None

@@ -2,7 +2,9 @@
 
 Every helper takes absolute screen bounds (or a frame plus a top offset) and returns views whose bounds are
 absolute too, so what uiautomator reports is what the renderer draws and what input hits. Behaviour is
-passed in as callbacks; the helpers keep no state. Resource ids are optional ``rid`` arguments (full ids such
+passed in as callbacks; the helpers keep no state. Sizes scale with the display's density (``theme.dp`` for
+Material's dp sizes, ``theme.px`` for the pixel sizes of the 420 dpi reference layout), so a smaller display
+shows the same layout in dp. Resource ids are optional ``rid`` arguments (full ids such
 as ``"com.example:id/title"``). Typical screen::
 
     root = screen(frame)
@@ -20,15 +22,16 @@ from dataclasses import dataclass
 
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui.render import font, wrap
+from emukit.vdevice.ui.theme import dp, px
 from emukit.vdevice.ui.view import Bounds, Color, Style, View
 
 Callback = Callable[[], object]
-APP_BAR_H = 168
-ROW_H = 147  # one-line list item (56 dp)
-ROW_H2 = 189  # two-line list item (72 dp)
-TOUCH = 126  # minimum touch target (48 dp)
-FAB_SIZE = 168
-TAB_H = 126
+APP_BAR_H = dp(64)
+ROW_H = dp(56)  # one-line list item
+ROW_H2 = dp(72)  # two-line list item
+TOUCH = dp(48)  # minimum touch target
+FAB_SIZE = dp(64)
+TAB_H = dp(48)
 
 
 @dataclass
@@ -54,11 +57,12 @@ def label(bounds: Bounds, text: str, *, size: int = theme.TEXT_BODY, color: Colo
                 style=Style(fg=color, font_size=size, bold=bold, align=align, valign=valign, max_lines=max_lines))
 
 
-def icon_button(bounds: Bounds, action: Action, color: Color = theme.TEXT_SECONDARY, size: int = 60) -> View:
-    """A borderless ImageButton (content-desc = ``action.desc``)."""
+def icon_button(bounds: Bounds, action: Action, color: Color = theme.TEXT_SECONDARY, size: int | None = None
+                ) -> View:
+    """A borderless ImageButton (content-desc = ``action.desc``); ``size``: the icon's px (default 60 at 420 dpi)."""
     return View(cls="android.widget.ImageButton", bounds=bounds, content_desc=action.desc, resource_id=action.rid,
                 clickable=action.on_click is not None, on_click=action.on_click,
-                style=Style(icon=action.icon, icon_color=color, icon_size=size))
+                style=Style(icon=action.icon, icon_color=color, icon_size=size or px(60)))
 
 
 def button(bounds: Bounds, text: str, on_click: Callback | None, *, kind: str = "filled", rid: str = "",
@@ -72,13 +76,13 @@ def button(bounds: Bounds, text: str, on_click: Callback | None, *, kind: str = 
     height = bounds[3] - bounds[1]
     return View(cls="android.widget.Button", bounds=bounds, text=text, resource_id=rid, clickable=True,
                 enabled=enabled, on_click=on_click if enabled else None,
-                style=Style(bg=bg, fg=fg, border=border, border_width=3 if border else 0, radius=height // 2,
-                            font_size=theme.TEXT_LABEL, bold=True, align="center", padding=24))
+                style=Style(bg=bg, fg=fg, border=border, border_width=px(3) if border else 0, radius=height // 2,
+                            font_size=theme.TEXT_LABEL, bold=True, align="center", padding=px(24)))
 
 
 def text_button_width(text: str, size: int = theme.TEXT_LABEL) -> int:
     """Width a ``button`` needs for ``text``."""
-    return int(font(size, True).getlength(text)) + 96
+    return int(font(size, True).getlength(text)) + px(96)
 
 
 def app_bar(frame: Bounds, title: str, *, on_back: Callback | None = None, actions: Sequence[Action] = (),
@@ -87,21 +91,22 @@ def app_bar(frame: Bounds, title: str, *, on_back: Callback | None = None, actio
     left, top, right, _ = frame
     bar = View(cls="android.view.ViewGroup", bounds=(left, top, right, top + APP_BAR_H), resource_id=rid,
                style=Style(bg=bg))
-    x = left + 48
+    x = left + px(48)
+    inset = (APP_BAR_H - TOUCH) // 2
     if on_back is not None:
-        bar.add(icon_button((left + 12, top + 21, left + 12 + TOUCH, top + 21 + TOUCH),
+        bar.add(icon_button((left + px(12), top + inset, left + px(12) + TOUCH, top + inset + TOUCH),
                             Action("arrow_back", "Navigate up", on_back), color=theme.TEXT))
-        x = left + 160
-    end = right - 24
+        x = left + px(160)
+    end = right - px(24)
     for action in reversed(list(actions)):
-        bar.add(icon_button((end - TOUCH, top + 21, end, top + 21 + TOUCH), action, color=theme.TEXT))
+        bar.add(icon_button((end - TOUCH, top + inset, end, top + inset + TOUCH), action, color=theme.TEXT))
         end -= TOUCH
     if subtitle:
-        bar.add(label((x, top + 24, end - 12, top + 100), title, size=theme.TEXT_TITLE, valign="bottom"))
-        bar.add(label((x, top + 102, end - 12, top + 150), subtitle, size=theme.TEXT_SMALL,
+        bar.add(label((x, top + px(24), end - px(12), top + px(100)), title, size=theme.TEXT_TITLE, valign="bottom"))
+        bar.add(label((x, top + px(102), end - px(12), top + px(150)), subtitle, size=theme.TEXT_SMALL,
                       color=theme.TEXT_SECONDARY, valign="top"))
     else:
-        bar.add(label((x, top, end - 12, top + APP_BAR_H), title, size=theme.TEXT_TITLE))
+        bar.add(label((x, top, end - px(12), top + APP_BAR_H), title, size=theme.TEXT_TITLE))
     return bar
 
 
@@ -134,31 +139,33 @@ def list_row(area: Bounds, top: int, title: str, subtitle: str = "", *, icon: st
                clickable=on_click is not None, long_clickable=on_long_click is not None, selected=selected,
                enabled=enabled, on_click=on_click, on_long_click=on_long_click,
                style=Style(bg=theme.PRIMARY_CONTAINER if selected else None))
-    x = left + 48
+    x = left + px(48)
     if icon is not None:
-        size = 56 if icon_bg is not None else 66
-        icon_top = top + (height - 96) // 2
-        row.add(View(cls="android.widget.ImageView", bounds=(x, icon_top, x + 96, icon_top + 96),
+        size = px(56) if icon_bg is not None else px(66)
+        box = px(96)
+        icon_top = top + (height - box) // 2
+        row.add(View(cls="android.widget.ImageView", bounds=(x, icon_top, x + box, icon_top + box),
                      resource_id="android:id/icon",
                      style=Style(icon=icon, icon_color=(255, 255, 255) if icon_bg else icon_color, icon_size=size,
                                  icon_bg=icon_bg)))
-        x += 96 + 40
-    end = right - 36
+        x += box + px(40)
+    end = right - px(36)
     if trailing is not None:
         button_top = top + (height - TOUCH) // 2
         row.add(icon_button((end - TOUCH, button_top, end, button_top + TOUCH), trailing))
-        end -= TOUCH + 12
+        end -= TOUCH + px(12)
     if checked is not None:
         cls = "android.widget.CheckBox" if checkbox else "android.widget.Switch"
-        width = 90 if checkbox else 148
-        row.add(View(cls=cls, bounds=(end - width, top + (height - 90) // 2, end, top + (height + 90) // 2),
+        width = px(90) if checkbox else px(148)
+        tall = px(90)
+        row.add(View(cls=cls, bounds=(end - width, top + (height - tall) // 2, end, top + (height + tall) // 2),
                      resource_id="android:id/checkbox" if checkbox else "android:id/switch_widget",
-                     checkable=True, checked=checked, enabled=enabled, style=Style(padding=6)))
-        end -= width + 24
+                     checkable=True, checked=checked, enabled=enabled, style=Style(padding=px(6))))
+        end -= width + px(24)
     if subtitle:
-        row.add(label((x, top + 26, end, top + height // 2 + 6), title, size=theme.TEXT_BODY_L, valign="bottom",
-                      rid=title_rid, enabled=enabled))
-        row.add(label((x, top + height // 2 + 8, end, top + height - 20), subtitle, size=theme.TEXT_LABEL,
+        row.add(label((x, top + px(26), end, top + height // 2 + px(6)), title, size=theme.TEXT_BODY_L,
+                      valign="bottom", rid=title_rid, enabled=enabled))
+        row.add(label((x, top + height // 2 + px(8), end, top + height - px(20)), subtitle, size=theme.TEXT_LABEL,
                       color=theme.TEXT_SECONDARY, valign="top", rid=subtitle_rid, enabled=enabled))
     else:
         row.add(label((x, top, end, top + height), title, size=theme.TEXT_BODY_L, rid=title_rid, enabled=enabled))
@@ -166,7 +173,7 @@ def list_row(area: Bounds, top: int, title: str, subtitle: str = "", *, icon: st
 
 
 def divider(left: int, top: int, right: int) -> View:
-    return View(cls="android.view.View", bounds=(left, top, right, top + 3), style=Style(bg=theme.DIVIDER))
+    return View(cls="android.view.View", bounds=(left, top, right, top + max(1, px(3))), style=Style(bg=theme.DIVIDER))
 
 
 def scroll_list(area: Bounds, rows: Sequence[tuple[int, Callable[[int], View]]], scroll: int,
@@ -178,7 +185,7 @@ def scroll_list(area: Bounds, rows: Sequence[tuple[int, Callable[[int], View]]],
     rows that intersect ``area`` are built. ``scroll`` is the offset in px (clamped here); a swipe calls
     ``set_scroll(new_offset)``, so keep the offset in ``act.state``.
     """
-    left, top, right, bottom = area
+    _, top, _, bottom = area
     total = sum(h for h, _ in rows) + padding_bottom
     max_scroll = max(0, total - (bottom - top))
     scroll = max(0, min(scroll, max_scroll))
@@ -198,14 +205,14 @@ def scroll_list(area: Bounds, rows: Sequence[tuple[int, Callable[[int], View]]],
 
 def fab(frame: Bounds, icon: str, desc: str, on_click: Callback, *, text: str = "", rid: str = "") -> View:
     """A floating action button at the bottom right of ``frame`` (extended when ``text`` is given)."""
-    right, bottom = frame[2] - 48, frame[3] - 48
-    width = FAB_SIZE if not text else int(font(theme.TEXT_LABEL, True).getlength(text)) + 216
+    right, bottom = frame[2] - px(48), frame[3] - px(48)
+    width = FAB_SIZE if not text else int(font(theme.TEXT_LABEL, True).getlength(text)) + px(216)
     return View(cls="android.widget.ImageButton" if not text else "android.widget.Button",
                 bounds=(right - width, bottom - FAB_SIZE, right, bottom), text=text, content_desc=desc,
                 resource_id=rid, clickable=True, on_click=on_click,
-                style=Style(bg=theme.PRIMARY_CONTAINER, fg=theme.ON_PRIMARY_CONTAINER, radius=48, elevation=10,
-                            icon=icon, icon_color=theme.ON_PRIMARY_CONTAINER, icon_size=64, padding=52,
-                            font_size=theme.TEXT_LABEL, bold=True))
+                style=Style(bg=theme.PRIMARY_CONTAINER, fg=theme.ON_PRIMARY_CONTAINER, radius=px(48),
+                            elevation=px(10), icon=icon, icon_color=theme.ON_PRIMARY_CONTAINER, icon_size=px(64),
+                            padding=px(52), font_size=theme.TEXT_LABEL, bold=True))
 
 
 def text_field(bounds: Bounds, text: str, on_text: Callable[[str], object], *, key: str, hint: str = "",
@@ -216,7 +223,7 @@ def text_field(bounds: Bounds, text: str, on_text: Callable[[str], object], *, k
                 editable=True, focusable=True, clickable=True, long_clickable=True, password=password,
                 on_text=on_text, on_submit=on_submit,
                 style=Style(bg=theme.BACKGROUND if outlined else None, border=theme.OUTLINE if outlined else None,
-                            border_width=3 if outlined else 0, radius=16, padding=36, font_size=size,
+                            border_width=px(3) if outlined else 0, radius=px(16), padding=px(36), font_size=size,
                             max_lines=max_lines, valign="top" if max_lines > 1 else "center"))
 
 
@@ -232,13 +239,13 @@ def tabs(left: int, top: int, right: int, labels: Sequence[str], selected: int,
         on = i == selected
         tab = View(cls="android.widget.LinearLayout", bounds=(x0, top, x1, top + TAB_H), content_desc=name,
                    clickable=True, selected=on, on_click=lambda i=i: on_select(i))
-        tab.add(label((x0, top, x1, top + TAB_H - 8), name, size=theme.TEXT_LABEL, bold=True, align="center",
+        tab.add(label((x0, top, x1, top + TAB_H - px(8)), name, size=theme.TEXT_LABEL, bold=True, align="center",
                       color=theme.PRIMARY if on else theme.TEXT_SECONDARY))
         if on:
-            tab.add(View(bounds=(x0 + 60, top + TAB_H - 9, x1 - 60, top + TAB_H), style=Style(bg=theme.PRIMARY,
-                                                                                              radius=4)))
+            tab.add(View(bounds=(x0 + px(60), top + TAB_H - px(9), x1 - px(60), top + TAB_H),
+                         style=Style(bg=theme.PRIMARY, radius=px(4))))
         row.add(tab)
-    row.add(divider(left, top + TAB_H - 3, right))
+    row.add(divider(left, top + TAB_H - max(1, px(3)), right))
     return row
 
 
@@ -256,33 +263,36 @@ def dialog(frame: Bounds, title: str, message: str = "", *, buttons: Sequence[tu
     ``content(box)`` may add views (fields, choices) in a box of ``content_height`` px under the message.
     """
     left, top, right, bottom = frame
-    width = right - left - 2 * 84
+    margin, pad = px(84), px(72)
+    width = right - left - 2 * margin
     msg_f = font(theme.TEXT_BODY)
+    msg_h = px(58)  # one message line
     msg_lines = 0
     if message:
-        msg_lines = len(wrap(message, msg_f, width - 144, 8))
-    height = 72 + 80 + (msg_lines * 58 + 24 if message else 0) + content_height + (150 if buttons else 48)
-    x0, y0 = left + 84, (top + bottom - height) // 2
+        msg_lines = len(wrap(message, msg_f, width - 2 * pad, 8))
+    height = (px(72) + px(80) + (msg_lines * msg_h + px(24) if message else 0) + content_height
+              + (px(150) if buttons else px(48)))
+    x0, y0 = left + margin, (top + bottom - height) // 2
     layer = scrim(frame, on_dismiss)
     card = View(bounds=(x0, y0, x0 + width, y0 + height), resource_id="android:id/content",
-                style=Style(bg=theme.SURFACE, radius=70, elevation=16))
-    card.add(label((x0 + 72, y0 + 64, x0 + width - 72, y0 + 140), title, size=theme.TEXT_TITLE_L - 4,
+                style=Style(bg=theme.SURFACE, radius=px(70), elevation=px(16)))
+    card.add(label((x0 + pad, y0 + px(64), x0 + width - pad, y0 + px(140)), title, size=theme.TEXT_TITLE_L - px(4),
                    rid="android:id/alertTitle"))
-    y = y0 + 160
+    y = y0 + px(160)
     if message:
-        card.add(label((x0 + 72, y, x0 + width - 72, y + msg_lines * 58), message, color=theme.TEXT_SECONDARY,
+        card.add(label((x0 + pad, y, x0 + width - pad, y + msg_lines * msg_h), message, color=theme.TEXT_SECONDARY,
                        valign="top", max_lines=msg_lines, rid="android:id/message"))
-        y += msg_lines * 58 + 24
+        y += msg_lines * msg_h + px(24)
     if content is not None:
-        card.add(*content((x0 + 48, y, x0 + width - 48, y + content_height)))
+        card.add(*content((x0 + px(48), y, x0 + width - px(48), y + content_height)))
         y += content_height
-    end = x0 + width - 48
+    end = x0 + width - px(48)
     ids = ["android:id/button1", "android:id/button2", "android:id/button3"]
     for i, (text, callback) in enumerate(reversed(list(buttons))):
         w = text_button_width(text)
-        card.add(button((end - w, y0 + height - 138, end, y0 + height - 42), text, callback, kind="text",
+        card.add(button((end - w, y0 + height - px(138), end, y0 + height - px(42)), text, callback, kind="text",
                         rid=ids[i] if i < 3 else ""))
-        end -= w + 12
+        end -= w + px(12)
     layer.add(card)
     return layer
 
@@ -291,16 +301,17 @@ def floating_toolbar(x: int, y: int, items: Sequence[tuple[str, Callback]],
                      frame: Bounds = theme.APP_FRAME) -> View:
     """The text-selection style popup (Cut / Copy / Paste ...), centred above (x, y) and kept in ``frame``."""
     f = font(theme.TEXT_LABEL)
-    widths = [int(f.getlength(text)) + 72 for text, _ in items]
-    width, height = sum(widths) + 24, 126
-    x0 = max(frame[0] + 24, min(x - width // 2, frame[2] - 24 - width))
-    y0 = max(frame[1] + 12, y - height - 48)
-    bar = View(bounds=(x0, y0, x0 + width, y0 + height), style=Style(bg=theme.BACKGROUND, radius=28, elevation=10))
-    x = x0 + 12
+    widths = [int(f.getlength(text)) + px(72) for text, _ in items]
+    width, height = sum(widths) + px(24), px(126)
+    x0 = max(frame[0] + px(24), min(x - width // 2, frame[2] - px(24) - width))
+    y0 = max(frame[1] + px(12), y - height - px(48))
+    bar = View(bounds=(x0, y0, x0 + width, y0 + height),
+               style=Style(bg=theme.BACKGROUND, radius=px(28), elevation=px(10)))
+    x = x0 + px(12)
     for (text, callback), w in zip(items, widths, strict=True):
-        bar.add(View(cls="android.widget.Button", bounds=(x, y0 + 8, x + w, y0 + height - 8), text=text,
+        bar.add(View(cls="android.widget.Button", bounds=(x, y0 + px(8), x + w, y0 + height - px(8)), text=text,
                      content_desc=text, clickable=True, on_click=callback,
-                     style=Style(fg=theme.TEXT, font_size=theme.TEXT_LABEL, align="center", radius=20)))
+                     style=Style(fg=theme.TEXT, font_size=theme.TEXT_LABEL, align="center", radius=px(20))))
         x += w
     return bar
 
@@ -309,17 +320,18 @@ def popup_menu(frame: Bounds, anchor: tuple[int, int], items: Sequence[tuple[str
                on_dismiss: Callback) -> View:
     """An overflow menu whose top-right corner is at ``anchor``; taps outside call ``on_dismiss``."""
     f = font(theme.TEXT_BODY_L)
-    width = max(480, max((int(f.getlength(text)) for text, _ in items), default=0) + 120)
-    right = min(anchor[0], frame[2] - 24)
+    width = max(px(480), max((int(f.getlength(text)) for text, _ in items), default=0) + px(120))
+    right = min(anchor[0], frame[2] - px(24))
     top = max(frame[1], anchor[1])
     layer = View(bounds=frame, on_click=on_dismiss)
-    menu = View(cls="android.widget.ListView", bounds=(right - width, top, right, top + 24 + ROW_H * len(items)),
-                style=Style(bg=theme.SURFACE, radius=24, elevation=12))
+    menu = View(cls="android.widget.ListView",
+                bounds=(right - width, top, right, top + px(24) + ROW_H * len(items)),
+                style=Style(bg=theme.SURFACE, radius=px(24), elevation=px(12)))
     for i, (text, callback) in enumerate(items):
-        y = top + 12 + i * ROW_H
+        y = top + px(12) + i * ROW_H
         menu.add(View(cls="android.widget.TextView", bounds=(right - width, y, right, y + ROW_H), text=text,
                       resource_id="android:id/title", clickable=True, on_click=callback,
-                      style=Style(font_size=theme.TEXT_BODY_L, padding=48)))
+                      style=Style(font_size=theme.TEXT_BODY_L, padding=px(48))))
     layer.add(menu)
     return layer
 
@@ -328,10 +340,10 @@ def empty_state(area: Bounds, icon: str, message: str) -> View:
     """A centred icon and message for an empty screen or list."""
     cx, cy = (area[0] + area[2]) // 2, (area[1] + area[3]) // 2
     box = View(bounds=area)
-    box.add(View(cls="android.widget.ImageView", bounds=(cx - 96, cy - 220, cx + 96, cy - 28),
-                 style=Style(icon=icon, icon_color=theme.TEXT_HINT, icon_size=160)))
-    box.add(label((area[0] + 60, cy, area[2] - 60, cy + 130), message, color=theme.TEXT_SECONDARY, align="center",
-                  max_lines=2))
+    box.add(View(cls="android.widget.ImageView", bounds=(cx - px(96), cy - px(220), cx + px(96), cy - px(28)),
+                 style=Style(icon=icon, icon_color=theme.TEXT_HINT, icon_size=px(160))))
+    box.add(label((area[0] + px(60), cy, area[2] - px(60), cy + px(130)), message, color=theme.TEXT_SECONDARY,
+                  align="center", max_lines=2))
     return box
 
 
@@ -342,21 +354,24 @@ def stepper_dialog(frame: Bounds, title: str, fields: Sequence[tuple[str, str, C
     ``fields`` are ``(name, value text, decrease, increase)``; the value views have content-desc ``name``
     and the buttons ``"Decrease <name>"`` / ``"Increase <name>"``. Used for dates, times and durations.
     """
-    height = len(fields) * 150
+    row_h = px(150)
+    height = len(fields) * row_h
 
     def content(box: Bounds) -> list[View]:
         x0, y0, x1, _ = box
+        name_w, gap = px(300), px(12)
         out: list[View] = []
         for i, (name, value, dec, inc) in enumerate(fields):
-            y = y0 + i * 150
-            out.append(label((x0 + 24, y, x0 + 300, y + 150), name, color=theme.TEXT_SECONDARY))
-            out.append(icon_button((x0 + 300, y + 12, x0 + 300 + TOUCH, y + 12 + TOUCH),
+            y = y0 + i * row_h
+            out.append(label((x0 + px(24), y, x0 + name_w, y + row_h), name, color=theme.TEXT_SECONDARY))
+            out.append(icon_button((x0 + name_w, y + gap, x0 + name_w + TOUCH, y + gap + TOUCH),
                                    Action("expand_more", f"Decrease {name}", dec), color=theme.PRIMARY))
-            out.append(View(cls="android.widget.TextView", bounds=(x0 + 440, y + 20, x1 - 160, y + 130),
+            out.append(View(cls="android.widget.TextView", bounds=(x0 + px(440), y + px(20), x1 - px(160),
+                                                                   y + px(130)),
                             text=value, content_desc=name, resource_id="android:id/numberpicker_input",
-                            style=Style(bg=theme.PRIMARY_CONTAINER, fg=theme.ON_PRIMARY_CONTAINER, radius=24,
+                            style=Style(bg=theme.PRIMARY_CONTAINER, fg=theme.ON_PRIMARY_CONTAINER, radius=px(24),
                                         align="center", font_size=theme.TEXT_BODY_L, bold=True)))
-            out.append(icon_button((x1 - 24 - TOUCH, y + 12, x1 - 24, y + 12 + TOUCH),
+            out.append(icon_button((x1 - px(24) - TOUCH, y + gap, x1 - px(24), y + gap + TOUCH),
                                    Action("expand_less", f"Increase {name}", inc), color=theme.PRIMARY))
         return out
 

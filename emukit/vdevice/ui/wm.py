@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 SCREEN_W, SCREEN_H = theme.SCREEN_W, theme.SCREEN_H
 T = TypeVar("T")
 STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
-CACHE_SIZE = 12  # rendered images (7.7 MB each)
+CACHE_SIZE = 12  # rendered images (7.7 MB each at 1080x2400)
 PNG_CACHE_SIZE = 512  # encoded screenshots (~50-150 kB each): the same screens recur across branches
 
 
@@ -252,7 +252,7 @@ class WindowManager(InputMixin):
         return entry
 
     def screenshot_image(self) -> Image.Image:
-        """The screen as a fresh RGB 1080x2400 image (a copy: callers may draw on it)."""
+        """The screen as a fresh RGB image of the display's size (a copy: callers may draw on it)."""
         return self._rendered(False)[0].copy()
 
     def screenshot_png(self) -> bytes:

@@ -65,6 +65,15 @@ def image_part(url: str) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": url}}
 
 
+def png_size(png: bytes) -> ScreenSize:
+    """(width, height) of an encoded screenshot, read from its header; FormatError when it is no image."""
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            return image.size
+    except Exception as exc:
+        raise FormatError(f"screenshot is not a readable image: {exc}") from exc
+
+
 def require(action: Action, *fields: str) -> None:
     """Raise :class:`FormatError` naming the first of ``fields`` that ``action`` lacks."""
     for name in fields:
@@ -181,18 +190,22 @@ class WorldModelFormat(ABC):
         """Deterministic PNG bytes of a transformed image."""
         return encode_png(image)
 
-    def build_request(self, observation_png: bytes, action: Action, *, screen_size: ScreenSize = (1080, 2400),
+    def build_request(self, observation_png: bytes, action: Action, *, screen_size: ScreenSize | None = None,
                       history: Sequence[HistoryStep] | None = None, condition_text: str | None = None,
                       family: str, contract: str | None = None,
                       entity_context: str | None = None) -> dict[str, Any]:
         """An OpenAI-compatible chat-completions body for predicting the screen after ``action``.
 
-        ``history``: earlier ``(png, action)`` steps, oldest first (raw-history condition; an empty list is
-        the same as None). ``condition_text``: the rendered state block (state conditions). ``contract``
-        replaces the family's default transition contract; ``entity_context`` is pair-shared task context
-        (e.g. the tracked file). The same inputs always give byte-identical canonical JSON.
+        ``screen_size``: the device screen the action's coordinates are in (default: the observation's own
+        size, i.e. a screenshot taken at the device's resolution). ``history``: earlier ``(png, action)`` steps,
+        oldest first (raw-history condition; an empty list is the same as None). ``condition_text``: the
+        rendered state block (state conditions). ``contract`` replaces the family's default transition contract;
+        ``entity_context`` is pair-shared task context (e.g. the tracked file). The same inputs always give
+        byte-identical canonical JSON.
         """
         check_family(family)
+        if screen_size is None:
+            screen_size = png_size(observation_png)
         self.region(screen_size)  # validates the screen size and the crop before any image work
         current = png_data_url(self.transform_screenshot(observation_png, action, screen_size))
         past = [(png_data_url(self.transform_screenshot(png, step, screen_size)), step)

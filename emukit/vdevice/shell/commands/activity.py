@@ -17,6 +17,9 @@ ACTION_MAIN = "android.intent.action.MAIN"
 CATEGORY_LAUNCHER = "android.intent.category.LAUNCHER"
 MEDIA_SCAN = "android.intent.action.MEDIA_SCANNER_SCAN_FILE"
 FLAG_NEW_TASK = 0x10000000
+# ``--include-stopped-packages`` -> Intent.FLAG_INCLUDE_STOPPED_PACKAGES (``Intent.parseCommandArgs``,
+# aosp-mirror/platform_frameworks_base 426c31323cb8 core/java/android/content/Intent.java), shown in "flg="
+FLAG_INCLUDE_STOPPED_PACKAGES = 0x20
 
 _VALUE_EXTRAS = {"--es": str, "-e": str, "--ei": int, "--el": int, "--ef": float, "--ed": float,
                  "--eu": str, "--ecn": str, "--eia": str, "--eial": str, "--ela": str, "--elal": str,
@@ -120,6 +123,8 @@ def parse_intent(args: list[str]) -> Intent:
                 intent.flags |= int(value, 0)
             else:
                 intent.options[arg] = value
+        elif arg == "--include-stopped-packages":
+            intent.flags |= FLAG_INCLUDE_STOPPED_PACKAGES
         elif arg.startswith("-"):
             intent.options[arg] = True
         elif ":" in arg:
@@ -256,9 +261,12 @@ def _am_broadcast(ctx: Ctx, intent: Intent) -> int:
 
 
 def _am_stack_list(ctx: Ctx) -> int:
-    from emukit.vdevice.shell.commands.dumpsys import task_id
+    from emukit.vdevice.shell.commands.dumpsys import display_metrics, task_id
 
     device = ctx.device
+    m = display_metrics(device)
+    bounds = f"[0,0][{m['W']},{m['H']}]"
+    config = f"sw{m['SW_DP']}dp w{m['W_DP']}dp h{m['H_DP']}dp {m['DPI']}dpi"
     seen: list[str] = []
     for act in reversed(device.state.back_stack):
         if act.package not in seen:
@@ -268,9 +276,9 @@ def _am_stack_list(ctx: Ctx) -> int:
         top = acts[-1]
         tid = task_id(device, pkg)
         comp = short_component(pkg, device.app(pkg).full_activity(top.activity))
-        ctx.write(f"RootTask id={tid} bounds=[0,0][1080,2400] displayId=0 userId=0\n"
-                  f" configuration={{1.0 ?mcc?mnc [en_US] ldltr sw411dp w411dp h914dp 420dpi nrml port}}\n"
-                  f"  taskId={tid}: {comp} bounds=[0,0][1080,2400] userId=0 visible={str(pkg == seen[0]).lower()} "
+        ctx.write(f"RootTask id={tid} bounds={bounds} displayId=0 userId=0\n"
+                  f" configuration={{1.0 ?mcc?mnc [en_US] ldltr {config} nrml port}}\n"
+                  f"  taskId={tid}: {comp} bounds={bounds} userId=0 visible={str(pkg == seen[0]).lower()} "
                   f"topActivity=ComponentInfo{{{comp}}}\n")
     return 0
 

@@ -16,13 +16,25 @@ from emukit.vdevice.state import DEFAULT_WALL_MS
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
-W, H, DPI = 1080, 2400, 420
 SERVICES = ("activity", "alarm", "battery", "cpuinfo", "display", "gfxinfo", "input_method", "meminfo",
             "notification", "package", "power", "window")
 
 
 def _hash(text: str) -> str:
     return f"{zlib.crc32(text.encode()) & 0xFFFFFFF:x}"
+
+
+def display_metrics(device: VirtualDevice) -> dict[str, int]:
+    """The display as window manager and display manager print it: physical size and density, the app area
+    (above the navigation bar), the configuration's dp sizes and the app-bounds inset, all from the device's
+    screen (1080x2400 at 420 dpi: app 1080x2274, sw411dp w411dp h914dp)."""
+    from emukit.vdevice.ui import theme
+
+    width, height, dpi = device.screen
+    app_h = height - theme.NAV_H
+    return {"W": width, "H": height, "DPI": dpi, "APP_H": app_h, "W_DP": width * 160 // dpi,
+            "H_DP": height * 160 // dpi, "SW_DP": min(width, height) * 160 // dpi, "APP_TOP": theme.px(84),
+            "MIN_APP_H": width - theme.px(63)}
 
 
 def task_id(device: VirtualDevice, package: str) -> int:
@@ -62,17 +74,20 @@ def _dump_window(ctx: Ctx) -> str:
                   f"    mDisplayId=0 rootTaskId={task_id(device, p)} mOwnerUid={app_uid(device, p)} package={p}",
                   f"    mHasSurface={str(i == 2).lower()} isReadyForDisplay()={str(i == 2).lower()}"]
     top = device.top
-    lines += ["", f"  mGlobalConfiguration={{1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h914dp {DPI}dpi nrml "
+    m = display_metrics(device)
+    W, H, DPI, APP_H = m["W"], m["H"], m["DPI"], m["APP_H"]  # the names dumpsys prints
+    lines += ["", (f"  mGlobalConfiguration={{1.0 310mcc260mnc [en_US] ldltr sw{m['SW_DP']}dp w{m['W_DP']}dp "
+                  f"h{m['H_DP']}dp {DPI}dpi nrml "
                   f"long port finger -keyb/v/h -nav/h winConfig={{ mBounds=Rect(0, 0 - {W}, {H}) "
-                  f"mAppBounds=Rect(0, 84 - {W}, 2274) mWindowingMode=fullscreen mActivityType=undefined "
-                  "mAlwaysOnTop=undefined mRotation=ROTATION_0}}",
+                  f"mAppBounds=Rect(0, {m['APP_TOP']} - {W}, {APP_H}) mWindowingMode=fullscreen "
+                  "mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_0}}"),
               "  mHasPermanentDpad=false", "  mTopFocusedDisplayId=0",
               f"  mInputMethodWindow=Window{{{_hash('ime')} u0 InputMethod}}",
               f"  mCurrentFocus={focus}",
               f"  mFocusedApp={_record(device, top.package, top.activity)}",
               "", "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
               f"  Display: mDisplayId=0 rootTasks={len(seen)}",
-              f"    init={W}x{H} {DPI}dpi cur={W}x{H} app={W}x2274 rng={W}x1017-2274x2274",
+              f"    init={W}x{H} {DPI}dpi cur={W}x{H} app={W}x{APP_H} rng={W}x{m['MIN_APP_H']}-{APP_H}x{APP_H}",
               "    deferred=false mLayoutNeeded=false", "", "WINDOW MANAGER POLICY STATE (dumpsys window policy)",
               f"    mAwake={str(_screen_on(device)).lower()}",
               f"    mScreenOnEarly={str(_screen_on(device)).lower()} mScreenOnFully={str(_screen_on(device)).lower()}",
@@ -147,21 +162,23 @@ def _dump_package(ctx: Ctx, args: list[str]) -> str | None:
         out += [f"  Package [{pkg}] ({_hash('pk' + pkg)}):", f"    userId={app_uid(device, pkg)}",
                 f"    pkg=Package{{{_hash('pg' + pkg)} {pkg}}}", f"    codePath={code}",
                 f"    resourcePath={code}", f"    legacyNativeLibraryDir={code}/lib", "    primaryCpuAbi=null",
-                f"    versionCode={app.version_code} minSdk={getattr(app, 'min_sdk', 28)} "
-                f"targetSdk={getattr(app, 'target_sdk', 34)}",
+                (f"    versionCode={app.version_code} minSdk={getattr(app, 'min_sdk', 28)} "
+                f"targetSdk={getattr(app, 'target_sdk', 34)}"),
                 f"    versionName={app.version_name}", "    splits=[base]", "    apkSigningVersion=3",
                 f"    flags=[ {flags} ]", f"    timeStamp={stamp}", f"    firstInstallTime={stamp}",
                 f"    lastUpdateTime={stamp}",
-                f"    signatures=PackageSignatures{{{_hash('s' + pkg)} version:3, "
-                f"signatures:[{_hash('sig' + pkg)}], past signatures:[]}}",
+                (f"    signatures=PackageSignatures{{{_hash('s' + pkg)} version:3, "
+                f"signatures:[{_hash('sig' + pkg)}], past signatures:[]}}"),
                 "    installPermissionsFixed=true", f"    pkgFlags=[ {flags} ]",
-                f"    User 0: ceDataInode={1000 + app_uid(device, pkg)} installed=true hidden=false suspended=false "
+                (f"    User 0: ceDataInode={1000 + app_uid(device, pkg)} installed=true hidden=false suspended=false "
                 f"distractionFlags=0 stopped={str(pkg not in device.state.running).lower()} notLaunched=false "
-                "enabled=0 instant=false virtual=false", "      runtime permissions:"]
+                "enabled=0 instant=false virtual=false"), "      runtime permissions:"]
     return "\n".join(out) + "\n"
 
 
 def _dump_display(ctx: Ctx) -> str:
+    m = display_metrics(ctx.device)
+    W, H, DPI, APP_H = m["W"], m["H"], m["DPI"], m["APP_H"]  # the names dumpsys prints
     return (
         "DISPLAY MANAGER (dumpsys display)\n  mOnlyCode=false\n  mSafeMode=false\n  mPendingTraversal=false\n"
         "  mViewports=[DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, "
@@ -179,7 +196,7 @@ def _dump_display(ctx: Ctx) -> str:
         f"modes [{{id=1, width={W}, height={H}, fps=60.0}}], rotation 0, state ON, "
         f"density {DPI} ({DPI}.0 x {DPI}.0) dpi, type INTERNAL}}\n"
         f"    mOverrideDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, real {W} x {H}, "
-        f"app {W} x 2274, rotation 0, state ON, density {DPI} ({DPI}.0 x {DPI}.0) dpi}}\n")
+        f"app {W} x {APP_H}, rotation 0, state ON, density {DPI} ({DPI}.0 x {DPI}.0) dpi}}\n")
 
 
 def _dump_battery(ctx: Ctx) -> str:
@@ -225,9 +242,9 @@ def _dump_notification(ctx: Ctx) -> str:
         uid = app_uid(device, n.package)
         nid = zlib.crc32(n.key.encode()) & 0xFFFF
         flags = "0x2" if n.ongoing else "0x10"
-        lines += [f"    NotificationRecord(0x{_hash('n' + n.key)}: pkg={n.package} user=UserHandle{{0}} id={nid} "
+        lines += [(f"    NotificationRecord(0x{_hash('n' + n.key)}: pkg={n.package} user=UserHandle{{0}} id={nid} "
                   f"tag={n.key} importance=3 key=0|{n.package}|{nid}|{n.key}|{uid}: Notification(channel=default "
-                  f"flags={flags} vis=PRIVATE))",
+                  f"flags={flags} vis=PRIVATE))"),
                   f"      uid={uid} userId=0", f"      opPkg={n.package}", f"      flags={flags}",
                   "      extras={", f"        android.title=String ({n.title})",
                   f"        android.text=String ({n.text})", "      }"]
@@ -250,7 +267,7 @@ def dumpsys(ctx: Ctx) -> int:
     elif service == "package":
         text = _dump_package(ctx, rest)
         if text is None:
-            ctx.write(f"Unable to find package: {[a for a in rest if not a.startswith('-')][0]}\n")
+            ctx.write(f"Unable to find package: {next(a for a in rest if not a.startswith('-'))}\n")
         else:
             ctx.write(text)
     elif service == "display":
@@ -286,13 +303,14 @@ def wm(ctx: Ctx) -> int:
     """``wm size`` / ``wm density`` report the physical values; overrides are accepted but not applied."""
     args = list(ctx.args)
     sub = args.pop(0) if args else ""
+    width, height, dpi = ctx.device.screen
     if sub == "size":
         if not args:
-            ctx.write(f"Physical size: {W}x{H}\n")
+            ctx.write(f"Physical size: {width}x{height}\n")
         return 0
     if sub == "density":
         if not args:
-            ctx.write(f"Physical density: {DPI}\n")
+            ctx.write(f"Physical density: {dpi}\n")
         return 0
     if sub in ("user-rotation", "fixed-to-user-rotation"):
         if not args:
