@@ -1,15 +1,31 @@
-"""Markor (``net.gsantner.markor``): notebook, editor, view-mode selection; the Clipboard family's app.
+"""Markor (``net.gsantner.markor``): notebook, editor and view-mode selection; the Clipboard family's app.
 
-The virtual Markor uses Markor's own resource ids, so one profile serves both; it is verified against the
-virtual build (versionName ending in ``-emukit-virtual``) and written from Markor 2.x's UI for real devices.
+Every selector comes from the installed build's table (``emukit/apps/tables/net.gsantner.markor/146.yaml``,
+Markor 2.10.9 read at gsantner/markor@ab21754). What the real app does that shapes these operations:
+
+* A document has no "Navigate up" button (``DocumentActivity`` sets no home-as-up since PR 1516): the way
+  back to the notebook is BACK, after a first BACK that hides the keyboard when it shows.
+* The editor's text is written to the file when the document pauses (leaving it, or another screen
+  covering it), not on every edit (``DocumentEditAndViewFragment.onPause``): read a note's file only after
+  :meth:`up`.
+* View mode renders the Markdown in a WebView: consecutive lines are one paragraph (soft line breaks), a
+  blank line starts the next, and each paragraph is one TextView node of Chromium's accessibility tree. A
+  word is copied by a long press on it, which selects the word and shows the floating toolbar (Copy, Select
+  all, ...); Select all there selects the whole page. The profile presses the *first* word of a paragraph:
+  the paragraph node's bounds start where its text starts, while a later word's position depends on the
+  font metrics of the page.
 """
 
 from __future__ import annotations
 
 from emukit.apps.base import AppProfile, operation
+from emukit.device.actions import Element
+from emukit.errors import DeviceError
 
 PACKAGE = "net.gsantner.markor"
-NOTEBOOK = "/storage/emulated/0/Documents/Markor"
+KEY_DEL = 67
+PRESS_IN_DP = 8  # how far into a paragraph's first word the long press lands (from its left edge)
+FIRST_LINE_DP = 9  # half a line of the page's 16px text: the middle of a paragraph's first line
 
 
 class MarkorProfile(AppProfile):
@@ -17,165 +33,188 @@ class MarkorProfile(AppProfile):
     name = "notes"
     activity = f"{PACKAGE}.activity.MainActivity"
 
-    EDITOR = f"{PACKAGE}:id/document__fragment__edit__highlighting_editor"
-    LINE = f"{PACKAGE}:id/source_line"
-    ROW_TITLE = f"{PACKAGE}:id/opoc_filesystem_item__title"
-    NAME_FIELD = f"{PACKAGE}:id/new_file_dialog__name"
+    # ------------------------------------------------------------------ state of the screen
+    def _on_notebook(self) -> bool:
+        return self.driver.exists(**self.sel("fab_new"))
 
-    @classmethod
-    def matches(cls, version_name: str) -> bool:
-        return version_name.startswith("2.")
+    def _in_document(self) -> bool:
+        return self.driver.exists(**self.sel("editor")) or self.driver.exists(**self.sel("view_webview"))
+
+    def keyboard_shown(self) -> bool:
+        """Whether the soft keyboard shows: ``dumpsys input_method`` prints ``mInputShown=true`` (Android 14's
+        ImeVisibilityStateComputer.dump)."""
+        return "mInputShown=true" in self.driver.shell("dumpsys input_method").text
+
+    def _selection_toolbar(self) -> bool:
+        return self.driver.exists(**self.sel("text_copy"))
 
     # ------------------------------------------------------------------ notebook
     @operation
     def open_document(self, name: str) -> None:
-        """From the notebook list, open ``name`` (e.g. ``source.md``) in the editor."""
-        self.driver.tap(resourceId=self.ROW_TITLE, text=name)
-        self.driver.wait_until(lambda: self.driver.exists(resourceId=self.EDITOR)
-                               or self.driver.exists(resourceId=self.LINE), f"{name} to open")
+        """From the notebook list, open ``name`` (e.g. ``Codes.md``); it opens in the mode it was left in."""
+        self.driver.tap(**self.sel("notebook_row_title"), text=name)
+        self.driver.wait_until(self._in_document, f"{name} to open")
 
     @operation
     def create_note(self, name: str) -> None:
-        """FAB -> name dialog -> OK: creates ``name`` (default extension .md) and opens the blank editor."""
-        self.driver.tap(description="Create a new document")
-        self.driver.tap(resourceId=self.NAME_FIELD)
+        """FAB -> new file dialog (name field focused, extension ".md") -> OK: creates ``name`` + ".md" and
+        opens it in the editor."""
+        self.driver.tap(**self.sel("fab_new"))
+        self.driver.tap(**self.sel("new_file_name"))
         self.driver.type_text(name)
-        self.driver.tap(text="OK")
-        self.driver.element(resourceId=self.EDITOR)
+        self.driver.tap(**self.sel("dialog_ok"))
+        self.driver.element(**self.sel("editor"))
 
     @operation
     def up(self) -> None:
-        """Back to the notebook list from a document (the app bar's up arrow)."""
-        self.driver.tap(description="Navigate up")
-        self.driver.element(resourceId=self.ROW_TITLE)
+        """Back to the notebook list from a document: BACK, after closing an open text toolbar and the keyboard
+        (each takes a BACK of its own). Nothing to do when the notebook is in front already."""
+        if self._on_notebook():
+            return
+        self.hide_keyboard()
+        self.driver.back()
+        self.driver.wait_until(self._on_notebook, "the notebook list")
 
     @operation
     def delete_document(self, name: str) -> None:
-        """From the notebook list: long-press ``name`` (selection mode), Delete, confirm in the dialog."""
-        self.driver.long_press(resourceId=self.ROW_TITLE, text=name)
-        self.driver.tap(description="Delete")
-        self.driver.tap(text="Delete")
-        self.driver.wait_until(lambda: not self.driver.exists(resourceId=self.ROW_TITLE, text=name)
-                               and not self.driver.exists(text="Delete"), f"{name} to be deleted")
+        """From the notebook list: long-press ``name`` (selection mode), Delete, OK in "Confirm Delete"."""
+        self.driver.long_press(**self.sel("notebook_row_title"), text=name)
+        self.driver.tap(**self.sel("selection_delete"))
+        self.driver.element(**self.sel("confirm_delete_title"))
+        self.driver.tap(**self.sel("dialog_ok"))
+        self.driver.wait_until(lambda: not self.driver.exists(**self.sel("notebook_row_title"), text=name)
+                               and not self.driver.exists(**self.sel("dialog_ok")), f"{name} to be deleted")
 
-    # ------------------------------------------------------------------ view mode selection
+    # ------------------------------------------------------------------ modes
     @operation
     def view_mode(self) -> None:
-        if self.driver.exists(description="View mode"):
-            self.driver.tap(description="View mode")
-        self.driver.element(resourceId=self.LINE)
+        """Switch the open document to view mode (the toolbar's "View mode"), unless it is there already."""
+        if self.driver.exists(**self.sel("view_mode")):
+            self.driver.tap(**self.sel("view_mode"))
+        self.driver.element(**self.sel("view_webview"))
 
     @operation
     def edit_mode(self) -> None:
-        if self.driver.exists(description="Edit mode"):
-            self.driver.tap(description="Edit mode")
-        self.driver.element(resourceId=self.EDITOR)
+        """Switch the open document to edit mode (the toolbar's "Edit mode"), unless it is there already."""
+        if self.driver.exists(**self.sel("edit_mode")):
+            self.driver.tap(**self.sel("edit_mode"))
+        self.driver.element(**self.sel("editor"))
 
-    def _select_first_word(self, line_text: str) -> None:
-        line = self.driver.element(resourceId=self.LINE, text=line_text)
-        left, top, _right, bottom = line.bounds
-        self.driver.long_press(left + 30, (top + bottom) // 2)
-        self.driver.element(text="Copy")
+    # ------------------------------------------------------------------ view-mode selection
+    def _paragraph(self, word: str) -> Element:
+        """The view-mode paragraph node (inside the WebView) whose text is ``word`` or starts with ``word`` and a
+        space."""
+        page = self.driver.element(**self.sel("view_webview")).bounds
+        cls = self.table.cls("view_paragraph")
+        for el in self.driver.elements():
+            left, top, right, bottom = el.bounds
+            inside = page[0] <= left and page[1] <= top and right <= page[2] and bottom <= page[3]
+            if el.cls == cls and inside and (el.text == word or el.text.startswith(word + " ")):
+                return el
+        raise DeviceError(f"{self.driver.serial}: no view-mode paragraph starts with the word {word!r} (a word "
+                          "inside a paragraph has no position that the paragraph's bounds give)")
+
+    def _press_word(self, word: str) -> Element:
+        """Long-press the first word of the paragraph starting with ``word``: just inside the paragraph's left
+        edge, in the middle of its first line. Waits for the selection toolbar."""
+        para = self._paragraph(word)
+        left, top, _right, bottom = para.bounds
+        y = top + min(self.driver.dp(FIRST_LINE_DP), (bottom - top) // 2)
+        self.driver.long_press(left + self.driver.dp(PRESS_IN_DP), y)
+        self.driver.element(**self.sel("text_copy"))
+        return para
 
     def _selection_closed(self) -> None:
-        self.driver.wait_until(lambda: not self.driver.exists(text="Copy"), "the selection toolbar to close")
+        self.driver.wait_until(lambda: not self._selection_toolbar(), "the selection toolbar to close")
 
     @operation
-    def copy(self, line_text: str, span: str = "word") -> None:
-        """Copy from the line showing ``line_text`` (view mode): long-press its first word, then Copy
-        (``span="word"``) or Select all first (``span="line"``: the whole line; a one-word line is already
-        wholly selected and offers no Select all)."""
-        if span not in ("word", "line"):
-            raise ValueError(f"span must be 'word' or 'line', not {span!r}")
-        self._select_first_word(line_text)
-        if span == "line" and self.driver.exists(text="Select all"):
-            self.driver.tap(text="Select all")
-        self.driver.tap(text="Copy")
+    def select_word(self, word: str) -> None:
+        """In view mode, long-press ``word`` (the first word of a paragraph) and leave the selection and its
+        floating toolbar (Copy, Select all, ...) open."""
+        self._press_word(word)
+
+    @operation
+    def copy(self, word: str) -> None:
+        """In view mode, copy ``word``, the first word of a paragraph: long-press it, then Copy."""
+        self._press_word(word)
+        self.driver.tap(**self.sel("text_copy"))
         self._selection_closed()
 
     @operation
-    def copy_word(self, line_text: str) -> None:
-        """Long-press the first word of the line showing ``line_text`` and Copy it."""
-        self.copy(line_text, span="word")
-
-    @operation
-    def copy_line(self, line_text: str) -> None:
-        """Long-press the line, Select all (the whole line), Copy."""
-        self.copy(line_text, span="line")
-
-    @operation
-    def copy_each(self, lines: list[str], count: int | None = None, span: str = "word") -> None:
-        """Copy the last ``count`` (default: all) of ``lines`` one after the other; every Copy overwrites the
+    def copy_each(self, words: list[str], count: int | None = None) -> None:
+        """Copy the last ``count`` (default: all) of ``words`` one after the other; every Copy overwrites the
         clipboard, so the last one is what it holds afterwards."""
-        n = len(lines) if count is None else int(count)
-        if not 1 <= n <= len(lines):
-            raise ValueError(f"copy_each: count {count!r} must be between 1 and {len(lines)}")
-        for line_text in list(lines)[len(lines) - n:]:
-            self.copy(line_text, span=span)
+        n = len(words) if count is None else int(count)
+        if not 1 <= n <= len(words):
+            raise ValueError(f"copy_each: count {count!r} must be between 1 and {len(words)}")
+        for word in list(words)[len(words) - n:]:
+            self.copy(word)
 
     @operation
-    def select_then_cancel(self, line_text: str, how: str = "back") -> None:
-        """Select a word of the line, then dismiss the selection without copying: BACK (``how="back"``) or a
-        tap on the line's right end, away from the toolbar (``how="tap"``)."""
+    def select_then_cancel(self, word: str, how: str = "tap") -> None:
+        """Select ``word`` (a paragraph's first word) and end the selection without copying: a tap on the page
+        beside it (``how="tap"``, at the paragraph's far end), or BACK (``how="back"``), which the page does
+        not handle, so the document closes and the notebook is in front afterwards."""
         if how not in ("back", "tap"):
             raise ValueError(f"how must be 'back' or 'tap', not {how!r}")
-        self._select_first_word(line_text)
+        para = self._press_word(word)
         if how == "back":
             self.driver.back()
-        else:
-            line = self.driver.element(resourceId=self.LINE, text=line_text)
-            _left, top, right, bottom = line.bounds
-            self.driver.tap(right - 30, (top + bottom) // 2)
+            self._selection_closed()
+            return
+        _left, top, right, bottom = para.bounds
+        self.driver.tap(right - self.driver.dp(PRESS_IN_DP), top + min(self.driver.dp(FIRST_LINE_DP), (bottom - top) // 2))
         self._selection_closed()
 
     # ------------------------------------------------------------------ editor
     def _text_menu(self) -> None:
         """Long-press the editor: it takes the focus and the floating text toolbar opens."""
-        self.driver.long_press(resourceId=self.EDITOR)
-        self.driver.wait_until(lambda: self.driver.exists(text="Paste") or self.driver.exists(text="Select all"),
-                               "the text toolbar")
+        self.driver.long_press(**self.sel("editor"))
+        self.driver.wait_until(lambda: self.driver.exists(**self.sel("text_paste"))
+                               or self.driver.exists(**self.sel("text_select_all")), "the text toolbar")
 
     @operation
     def paste_menu(self) -> None:
         """Long-press the editor and leave its text toolbar (Paste, plus Select all on a non-empty text) open."""
-        self.driver.long_press(resourceId=self.EDITOR)
-        self.driver.element(text="Paste")
+        self.driver.long_press(**self.sel("editor"))
+        self.driver.element(**self.sel("text_paste"))
 
     @operation
     def paste(self, times: int = 1) -> None:
         """In the editor: long-press the text field, Paste (the clipboard is not consumed); ``times`` pastes
         one after the other, each at the caret."""
         for _ in range(int(times)):
-            before = self.driver.element(resourceId=self.EDITOR).text
-            self.driver.long_press(resourceId=self.EDITOR)
-            self.driver.tap(text="Paste")
-            self.driver.wait_until(lambda before=before: self.driver.element(resourceId=self.EDITOR).text != before,
+            before = self.driver.element(**self.sel("editor")).text
+            self.driver.long_press(**self.sel("editor"))
+            self.driver.tap(**self.sel("text_paste"))
+            self.driver.wait_until(lambda before=before: self.driver.element(**self.sel("editor")).text != before,
                                    "the pasted text in the editor")
 
     @operation
     def type(self, text: str) -> None:
-        """Focus the editor and type ``text`` at the caret (saved on every edit)."""
-        self.driver.tap(resourceId=self.EDITOR)
+        """Focus the editor and type ``text`` at the caret (written to the file when the document is left)."""
+        self.driver.tap(**self.sel("editor"))
         self.driver.type_text(text)
 
     @operation
     def clear(self, chars: int) -> None:
         """Delete ``chars`` characters before the caret (DEL key presses)."""
         for _ in range(chars):
-            self.driver.key(67)
+            self.driver.key(KEY_DEL)
 
     @operation
     def clear_all(self) -> None:
         """Empty the focused editor without touching the clipboard: one DEL per character before the caret
         (after a paste the caret is at the end of the text)."""
-        for _ in range(len(self.driver.element(resourceId=self.EDITOR).text)):
-            self.driver.key(67)
-        self.driver.wait_until(lambda: self.driver.element(resourceId=self.EDITOR).text == "", "the editor to empty")
+        for _ in range(len(self.driver.element(**self.sel("editor")).text)):
+            self.driver.key(KEY_DEL)
+        self.driver.wait_until(lambda: self.driver.element(**self.sel("editor")).text == "", "the editor to empty")
 
     @operation
     def discard(self, name: str, how: str = "text") -> None:
         """Get rid of what the open document ``name`` holds, then be back on the notebook list: delete its
-        text character by character and go up (``how="text"``), or go up and delete the note (``"note"``)."""
+        text character by character and go up (``how="text"``; an emptied text is not saved, so a note that was
+        blank stays blank), or go up and delete the note (``"note"``)."""
         if how == "text":
             self.clear_all()
             self.up()
@@ -191,15 +230,28 @@ class MarkorProfile(AppProfile):
         (``how="append"``; after the final newline this is a new last line) or replace the whole text with it
         (``how="replace"``: long-press, Select all, type over the selection)."""
         if how == "append":
-            self.driver.tap(resourceId=self.EDITOR)
+            self.driver.tap(**self.sel("editor"))
         elif how == "replace":
             self._text_menu()
-            self.driver.tap(text="Select all")
+            self.driver.tap(**self.sel("text_select_all"))
         else:
             raise ValueError(f"how must be 'append' or 'replace', not {how!r}")
         self.driver.type_text(text)
 
     @operation
+    def save(self) -> None:
+        """The toolbar's Save (edit mode): write the editor's text to the file now."""
+        self.driver.tap(**self.sel("save"))
+
+    @operation
     def hide_keyboard(self) -> None:
-        if "com.android.inputmethod.latin" in self.driver.hierarchy():
+        """Close the editor's text toolbar, then the keyboard: one BACK each (a TextView's BACK first ends its
+        text action mode, the next one hides the keyboard)."""
+        editing = self.driver.exists(**self.sel("editor"))
+        if editing and (self.driver.exists(**self.sel("text_paste")) or self.driver.exists(**self.sel("text_select_all"))):
             self.driver.back()
+            self.driver.wait_until(lambda: not self.driver.exists(**self.sel("text_paste"))
+                                   and not self.driver.exists(**self.sel("text_select_all")), "the text toolbar to close")
+        if self.keyboard_shown():
+            self.driver.back()
+            self.driver.wait_until(lambda: not self.keyboard_shown(), "the keyboard to hide")

@@ -1,7 +1,9 @@
 """The notes profile's Clipboard operations on the virtual Markor, checked through the gRPC clipboard probe
-and the notebook files: overwrite sequences, cancelled selections (BACK and tap), whole-line copies, source
-edits without copying, pasting into a scratch note and discarding it (text or note), and the common boundary
-(a blank editor with only "Paste" on its text toolbar, whatever the clipboard holds)."""
+and the notebook files: overwrite sequences, cancelled selections (a tap beside, BACK), first words of
+multi-word paragraphs, source edits without copying (saved when the page is left), pasting into a scratch
+note and discarding it (text or note), and the common boundary (a blank editor with only "Paste" on its text
+toolbar, whatever the clipboard holds). The source page is laid out as the Clipboard templates write it:
+one payload per paragraph (a blank line between payload lines)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 from emukit.apps.registry import profile_for
 from emukit.builder.outcomes import read_outcome
 from emukit.device.driver import Driver
+from emukit.errors import DeviceError
 from emukit.probes import probe
 
 pytest.importorskip("emukit.device.emulator_grpc")
@@ -27,8 +30,10 @@ def notes(vdevice, adb_server):
 
 @pytest.fixture
 def fresh(notes):
-    notes.driver.shell(f"rm -rf {NOTEBOOK}; mkdir -p {NOTEBOOK}; printf '%s\\n' '# Codes' '' "
-                       + " ".join(f"'{line}'" for line in LINES) + f" > {NOTEBOOK}/Codes.md; "
+    notes.driver.shell(f"rm -rf {NOTEBOOK} /data/data/net.gsantner.markor/shared_prefs/app.xml; mkdir -p {NOTEBOOK}; "
+                       f"printf '# Codes\\n\\n' > {NOTEBOOK}/Codes.md; printf '%s\\n' "
+                       + " ".join(f"'{line}'" for line in LINES)
+                       + f" | while read -r l; do printf '%s\\n\\n' \"$l\"; done >> {NOTEBOOK}/Codes.md; "
                        f": > {NOTEBOOK}/Draft.md; : > {NOTEBOOK}/Scratch.md", check=True)
     notes.launch(fresh=True)
     return notes
@@ -52,34 +57,39 @@ def test_overwrites_and_cancelled_selections(fresh):
     n = fresh
     n.open_document("Codes.md")
     n.view_mode()
-    actions = n.copy_each(["Juniper34", "Marble13", "Heron21 east"], count=2)
+    actions = n.copy_each(["Juniper34", "Marble13", "Heron21"], count=2)
     assert [a.type for a in actions] == ["long_press", "tap", "long_press", "tap"]
-    assert clip(n) == "Heron21"  # the first word of the last line copied
+    assert clip(n) == "Heron21"  # the first word of the paragraph "Heron21 east"
     n.copy_each(["Juniper34", "Marble13"])
     assert clip(n) == "Marble13"
-    for how in ("back", "tap"):
-        actions = n.select_then_cancel("Kestrel43 north", how=how)
-        assert [a.type for a in actions] == ["long_press", "key" if how == "back" else "tap"]
-        assert clip(n) == "Marble13" and not n.driver.exists(text="Copy")
-    n.copy("Kestrel43 north", span="line")
-    assert clip(n) == "Kestrel43 north"
-    n.copy("Juniper34", span="line")  # a one-word line is wholly selected already: no Select all
-    assert clip(n) == "Juniper34"
+    actions = n.select_then_cancel("Kestrel43", how="tap")
+    assert [a.type for a in actions] == ["long_press", "tap"]
+    assert clip(n) == "Marble13" and not n.driver.exists(**n.sel("text_copy"))
+    actions = n.select_then_cancel("Kestrel43", how="back")  # BACK leaves the page with the selection
+    assert [a.type for a in actions] == ["long_press", "key"]
+    assert clip(n) == "Marble13" and n.driver.exists(**n.sel("fab_new"))
+    n.up()  # already on the notebook: nothing to do
+    assert n.driver.exists(**n.sel("fab_new"))
+    n.open_document("Codes.md")  # reopens in view mode, as it was left
+    assert n.driver.exists(**n.sel("view_webview"))
+    with pytest.raises(DeviceError, match="no view-mode paragraph starts with the word 'north'"):
+        n.copy("north")  # the second word of a paragraph: no position the paragraph's bounds give
     with pytest.raises(ValueError):
-        n.copy("Juniper34", span="page")
+        n.select_then_cancel("Juniper34", how="swipe")
 
 
-def test_rewrite_source_keeps_clipboard(fresh):
+def test_rewrite_source_keeps_clipboard_and_is_saved_on_leaving(fresh):
     n = fresh
     n.open_document("Codes.md")
     n.view_mode()
     n.copy("Marble13")
     n.edit_mode()
     n.rewrite("checked on Monday", how="append")
-    assert text_of(n, "Codes.md").endswith("Heron21 east\nchecked on Monday")
+    assert text_of(n, "Codes.md").endswith("Heron21 east\n\n")  # not written yet
     n.rewrite("draft only", how="replace")
-    assert text_of(n, "Codes.md") == "draft only" and clip(n) == "Marble13"
+    assert clip(n) == "Marble13"
     n.up()
+    assert text_of(n, "Codes.md") == "draft only" and clip(n) == "Marble13"
 
 
 @pytest.mark.parametrize("how", ["text", "note"])
@@ -91,35 +101,37 @@ def test_paste_then_discard_then_paste_again(fresh, how):
     n.up()
     n.open_document("Scratch.md")
     n.paste(times=2)
-    assert text_of(n, "Scratch.md") == "Juniper34Juniper34"
+    assert n.driver.element(**n.sel("editor")).text == "Juniper34Juniper34"
     n.discard("Scratch.md", how=how)
-    assert n.driver.exists(resourceId=n.ROW_TITLE, text="Draft.md")
+    assert n.driver.exists(**n.sel("notebook_row_title"), text="Draft.md")
     if how == "text":
-        assert text_of(n, "Scratch.md") == ""
+        assert text_of(n, "Scratch.md") == ""  # emptied again before leaving: nothing to save
     else:
-        assert not n.driver.exists(resourceId=n.ROW_TITLE, text="Scratch.md")
+        assert not n.driver.exists(**n.sel("notebook_row_title"), text="Scratch.md")
         assert n.driver.shell(f"[ -e {NOTEBOOK}/Scratch.md ]").exit_code != 0
     assert clip(n) == "Juniper34"
     boundary(n)
-    n.driver.tap(text="Paste")
+    n.driver.tap(**n.sel("text_paste"))
     _, after = n.driver.wait_stable()
     outcome, evidence = read_outcome(n.driver, "clipboard", {"kind": "paste"}, after, {})
     assert outcome == {"pasted_text": "Juniper34"} and evidence["editor_found"]
+    n.up()
     assert text_of(n, "Draft.md") == "Juniper34"
 
 
 def test_boundary_does_not_show_the_clipboard(fresh):
     n = fresh
     shots = []
-    for line in ("Marble13", "Heron21 east"):
+    for word in ("Marble13", "Heron21"):
         n.launch(fresh=True)
         n.open_document("Codes.md")
         n.view_mode()
-        n.copy(line, span="line")
+        n.copy(word)
         n.up()
         shots.append(boundary(n))
-        assert n.driver.exists(text="Paste") and not n.driver.exists(text="Select all")
-        n.driver.back()  # hide the keyboard and the toolbar; the Draft stays blank
-        n.up()
-    assert clip(n) == "Heron21 east"
+        assert n.driver.exists(**n.sel("text_paste")) and not n.driver.exists(**n.sel("text_select_all"))
+        n.hide_keyboard()
+        n.up()  # the Draft stays blank
+    assert clip(n) == "Heron21"
     assert shots[0] == shots[1]
+    assert text_of(n, "Draft.md") == ""

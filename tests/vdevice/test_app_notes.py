@@ -1,31 +1,34 @@
-"""The virtual Markor, driven in-process through the window manager like a user would."""
+"""The virtual Markor, driven in-process through the window manager like a user would.
+
+Ids, strings and classes come from the pinned table (Markor 2.10.9, versionCode 146), as the app's do.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from emukit.vdevice.apps.notes import NotesApp, viewer
+from emukit.apps.selectors import table
+from emukit.vdevice.apps.notes import NotesApp, notebook, storage, viewer
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.ui.view import View
 
-PKG = "net.gsantner.markor"
+T = table("net.gsantner.markor")
+PKG = T.package
 MAIN = f"{PKG}.activity.MainActivity"
 DOC = f"{PKG}.activity.DocumentActivity"
-NOTEBOOK = "/storage/emulated/0/Documents/Markor"
-EDITOR = f"{PKG}:id/document__fragment__edit__highlighting_editor"
-TOGGLE = f"{PKG}:id/action_preview_edit_toggle"
-LINE = f"{PKG}:id/source_line"
-ROW_TITLE = f"{PKG}:id/opoc_filesystem_item__title"
+NOTEBOOK = storage.NOTEBOOK
 BACK = 4
-SOURCE = "# Source page\n\nalpha bravo, charlie\nSecond line: QX-4471\n- list item here\n"
+SOURCE = "# Source page\n\nalpha bravo, charlie\nSecond line: QX-4471\n\n- list item here\n"
 
 
 @pytest.fixture
 def device(tmp_path) -> VirtualDevice:
     dev = VirtualDevice(tmp_path / "dev", wipe=True)
     dev.wm.crash_on_error = False  # an exception in the app fails the test instead of "crashing" the app
+    dev.fs.makedirs(NOTEBOOK)
     return dev
 
 
@@ -48,18 +51,17 @@ def read(dev: VirtualDevice, name: str) -> str:
 
 
 def write(dev: VirtualDevice, name: str, text: str) -> None:
-    dev.fs.makedirs(NOTEBOOK)
-    dev.fs.write_bytes(f"{NOTEBOOK}/{name}", text.encode())
+    storage.write_text(dev, f"{NOTEBOOK}/{name}", text)  # stamped with the device's logical clock
 
 
 def titles(dev: VirtualDevice) -> list[str]:
-    return [v.text for v in dev.wm.windows()[0].walk() if v.resource_id == ROW_TITLE]
+    return [v.text for v in dev.wm.windows()[0].walk() if v.resource_id == T.rid("notebook_row_title")]
 
 
 def new_note(dev: VirtualDevice, name: str) -> None:
-    tap(dev, content_desc="Create a new document")
+    tap(dev, resource_id=T.rid("fab_new"))
     dev.wm.input_text(name)  # the name field has the focus when the dialog opens
-    tap(dev, text="OK")
+    tap(dev, resource_id=T.rid("dialog_ok"))
 
 
 def open_view_mode(dev: VirtualDevice, name: str, text: str = SOURCE) -> None:
@@ -67,174 +69,218 @@ def open_view_mode(dev: VirtualDevice, name: str, text: str = SOURCE) -> None:
     dev.start_activity(PKG, DOC, {"EXTRA_PATH": f"{NOTEBOOK}/{name}", "EXTRA_DO_PREVIEW": "true"})
 
 
-def long_press_word(dev: VirtualDevice, line_text: str, chars_in: int) -> None:
-    """Long press ``chars_in`` characters into the line (font metrics of the line's own style)."""
+def paragraphs(dev: VirtualDevice) -> list[str]:
+    page = find(dev, resource_id=T.rid("view_webview"))
+    return [v.text for v in page.walk() if v.cls == T.cls("view_paragraph") and v.text]
+
+
+def press_word(dev: VirtualDevice, text: str, chars_in: int) -> None:
+    """Long press ``chars_in`` characters into the paragraph's text (font metrics of its own style)."""
     from emukit.vdevice.ui.render import font
 
-    line = find(dev, resource_id=LINE, text=line_text)
-    f = font(line.style.font_size, line.style.bold)
-    x = line.bounds[0] + line.style.padding + int(f.getlength(line_text[:chars_in])) + 4
-    dev.wm.long_press(x, line.bounds[1] + line.style.padding + 10)
+    para = find(dev, cls=T.cls("view_paragraph"), text=text)
+    f = font(para.style.font_size, para.style.bold)
+    dev.wm.long_press(para.bounds[0] + int(f.getlength(text[:chars_in])) + 2, para.bounds[1] + 8)
 
 
-# ---------------------------------------------------------------------------------------------- notebook
-def test_identity_and_first_launch_creates_the_notebook(device: VirtualDevice) -> None:
-    app = device.apps[PKG]
-    assert isinstance(app, NotesApp) and app.version_name.endswith("-emukit-virtual")
-    assert not device.fs.host(NOTEBOOK).exists()
-    device.start_activity(PKG, MAIN)
-    assert device.current_focus() == (PKG, MAIN)
-    assert device.fs.host(NOTEBOOK).is_dir()
-    assert exists(device, text="No documents yet. Tap + to create your first note.")
-    fab = find(device, content_desc="Create a new document")
-    assert fab.resource_id == f"{PKG}:id/fab_add_new_item"
+def up(dev: VirtualDevice) -> None:
+    if dev.state.ui.focused_id is not None:
+        dev.wm.key(BACK)  # hides the keyboard
+    dev.wm.key(BACK)
 
 
-def test_list_is_sorted_by_name_and_a_tap_opens_the_note(device: VirtualDevice) -> None:
+# ---------------------------------------------------------------------------------------------- identity, notebook
+def test_identity_comes_from_the_table_and_no_folder_is_made(tmp_path) -> None:
+    dev = VirtualDevice(tmp_path / "fresh", wipe=True)
+    app = dev.apps[PKG]
+    assert isinstance(app, NotesApp)
+    assert app.version_code == 146 and app.version_name == "2.10.9-emukit-virtual"
+    dev.start_activity(PKG, MAIN)
+    assert dev.current_focus() == (PKG, MAIN)
+    assert not dev.fs.host(NOTEBOOK).exists()  # Markor never creates its notebook folder
+    assert exists(dev, resource_id=T.rid("notebook_empty_hint"), text=T.text("notebook_empty_hint"))
+    tap(dev, resource_id=T.rid("fab_new"))  # no folder to write to: the FAB does nothing
+    assert not exists(dev, resource_id=T.rid("new_file_name"))
+    fab = find(dev, resource_id=T.rid("fab_new"))
+    assert (fab.content_desc, fab.cls) == ("Create a new file or folder", "android.widget.ImageButton")
+
+
+def test_list_has_a_parent_row_then_folders_then_files_by_name(device: VirtualDevice) -> None:
     for name in ("beta.md", "Alpha.txt", "gamma.md", ".hidden.md"):
         write(device, name, f"text of {name}")
-    device.fs.makedirs(f"{NOTEBOOK}/folder")
+    device.fs.makedirs(f"{NOTEBOOK}/zfolder")
     device.start_activity(PKG)
-    assert titles(device) == ["Alpha.txt", "beta.md", "gamma.md"]
+    assert titles(device) == ["..", "zfolder", "Alpha.txt", "beta.md", "gamma.md"]
+    parent = find(device, resource_id=T.rid("notebook_row"), content_desc="Folder .. /storage/emulated/0/Documents")
+    assert parent.clickable and parent.long_clickable
+    when = notebook._describe(device, device.wall_ms())  # numeric date, then the time: "1/15/2026, 09:00"
+    assert re.fullmatch(r"\d{1,2}/\d{1,2}/\d{4}, \d{2}:\d{2}", when)
+    row = find(device, resource_id=T.rid("notebook_row"), content_desc=f"File beta.md {when}")
+    assert row.find(lambda v: v.resource_id == T.rid("notebook_row_description")).text == when
+    assert find(device, resource_id=T.rid("notebook_toolbar")).find(lambda v: v.text == "Markor") is not None
     tap(device, text="beta.md")
     assert device.current_focus() == (PKG, DOC)
-    assert find(device, resource_id=EDITOR).text == "text of beta.md"
-    assert find(device, resource_id=f"{PKG}:id/note__activity__text_note_title").text == "beta"
+    assert find(device, resource_id=T.rid("editor")).text == "text of beta.md"
+    assert find(device, resource_id=T.rid("document_title")).text == "beta"
     device.wm.key(BACK)
     assert device.current_focus() == (PKG, MAIN)
+    tap(device, text="zfolder")
+    assert titles(device) == [".."] and exists(device, resource_id=T.rid("notebook_empty_hint"))
+    assert find(device, resource_id=T.rid("notebook_toolbar")).find(lambda v: v.text == "> zfolder") is not None
+    device.wm.key(BACK)  # up a folder
+    assert titles(device)[1:] == ["zfolder", "Alpha.txt", "beta.md", "gamma.md"]
 
 
-def test_new_note_dialog_validates_creates_and_opens_an_empty_file(device: VirtualDevice) -> None:
-    write(device, "taken.md", "x")
+def test_new_file_dialog_appends_the_extension_and_opens_the_file(device: VirtualDevice) -> None:
+    write(device, "taken.md", "already here")
     device.start_activity(PKG)
-    tap(device, content_desc="Create a new document")
-    assert find(device, resource_id="android:id/alertTitle").text == "New document"
-    assert device.state.ui.focused_id == f"{PKG}:id/new_file_dialog__name"
-    tap(device, text="OK")
-    assert exists(device, text="Enter a name")
-    device.wm.input_text("taken")
-    tap(device, text="OK")
-    assert exists(device, text="A file with this name already exists")
-    device.wm.set_text(f"{PKG}:id/new_file_dialog__name", "Shopping list")
-    tap(device, text="OK")
-    assert read(device, "Shopping list.md") == ""
-    assert device.current_focus() == (PKG, DOC)
-    assert find(device, resource_id=EDITOR).text == ""
+    tap(device, resource_id=T.rid("fab_new"))
+    assert device.state.ui.focused_id == T.rid("new_file_name")
+    assert find(device, resource_id=T.rid("new_file_ext")).text == ".md"
+    assert [find(device, resource_id=T.rid(n)).text for n in ("dialog_folder", "dialog_cancel", "dialog_ok")] == \
+        ["FOLDER", "CANCEL", "OK"]
+    tap(device, resource_id=T.rid("dialog_ok"))  # no name: the dialog just closes
+    assert not exists(device, resource_id=T.rid("new_file_name")) and titles(device) == ["..", "taken.md"]
+    new_note(device, "taken")  # an existing file is opened, not overwritten
+    assert find(device, resource_id=T.rid("editor")).text == "already here" and read(device, "taken.md") == "already here"
     device.wm.key(BACK)
-    assert titles(device) == ["Shopping list.md", "taken.md"]
-
-
-def test_new_note_dialog_extension_and_cancel_paths(device: VirtualDevice) -> None:
-    device.start_activity(PKG)
-    tap(device, content_desc="Create a new document")
-    device.wm.set_text(f"{PKG}:id/new_file_dialog__ext", ".txt")
-    device.wm.set_text(f"{PKG}:id/new_file_dialog__name", "plain")
-    tap(device, text="Cancel")
-    assert not exists(device, text="New document")
-    assert device.fs.listdir(NOTEBOOK) == []
-    tap(device, content_desc="Create a new document")
-    device.wm.key(BACK)  # hides the keyboard
-    device.wm.key(BACK)  # closes the dialog
-    assert not exists(device, text="New document") and device.current_focus() == (PKG, MAIN)
-    tap(device, content_desc="Create a new document")
-    device.wm.set_text(f"{PKG}:id/new_file_dialog__ext", ".txt")
-    device.wm.set_text(f"{PKG}:id/new_file_dialog__name", "plain")
-    tap(device, text="OK")
     device.wm.key(BACK)
-    new_note(device, "readme.md")  # an extension in the name is kept
-    assert sorted(device.fs.listdir(NOTEBOOK)) == ["plain.txt", "readme.md"]
+    new_note(device, "readme.md")  # the extension field is always appended
+    assert device.current_focus() == (PKG, DOC) and read(device, "readme.md.md") == ""
+    device.wm.key(BACK)
+    device.wm.key(BACK)
+    tap(device, resource_id=T.rid("fab_new"))
+    device.wm.set_text(T.rid("new_file_ext"), ".txt")
+    device.wm.set_text(T.rid("new_file_name"), "plain")
+    tap(device, resource_id=T.rid("dialog_ok"))
+    assert read(device, "plain.txt") == ""
+    device.wm.key(BACK)
+    device.wm.key(BACK)
+    tap(device, resource_id=T.rid("fab_new"))
+    assert find(device, resource_id=T.rid("new_file_ext")).text == ".txt"  # the last used extension
+    device.wm.input_text("Drafts")
+    tap(device, resource_id=T.rid("dialog_folder"))
+    assert device.fs.host(f"{NOTEBOOK}/Drafts").is_dir() and device.current_focus() == (PKG, MAIN)
 
 
-def test_selection_mode_rename_and_delete(device: VirtualDevice) -> None:
+def test_selection_mode_rename_and_confirmed_delete(device: VirtualDevice) -> None:
     for name in ("a.md", "b.md", "c.md"):
         write(device, name, name)
     device.start_activity(PKG)
     device.wm.long_press(*find(device, text="a.md").center)
-    assert exists(device, text="1 selected") and not exists(device, content_desc="Create a new document")
+    bar = find(device, resource_id=T.rid("notebook_toolbar"))
+    assert bar.find(lambda v: v.text == "Markor") is None  # the title is "" while something is selected
+    assert exists(device, content_desc=f"Selected a.md {notebook._describe(device, device.wall_ms())}")
     tap(device, content_desc="Rename")
-    assert find(device, resource_id=f"{PKG}:id/new_name").text == "a.md"
-    device.wm.set_text(f"{PKG}:id/new_name", "b.md")
-    tap(device, text="OK")
-    assert exists(device, text="A file with this name already exists")
-    device.wm.set_text(f"{PKG}:id/new_name", "renamed.md")
-    tap(device, text="OK")
-    assert titles(device) == ["b.md", "c.md", "renamed.md"] and read(device, "renamed.md") == "a.md"
-    assert not exists(device, text="1 selected")
-    # select two, Rename disappears, Delete asks first
+    assert find(device, resource_id=T.rid("rename_field")).text == "a.md"
+    device.wm.set_text(T.rid("rename_field"), "renamed.md")
+    tap(device, resource_id=T.rid("dialog_ok"))
+    assert titles(device) == ["..", "b.md", "c.md", "renamed.md"] and read(device, "renamed.md") == "a.md"
     device.wm.long_press(*find(device, text="b.md").center)
-    tap(device, text="c.md")
-    assert exists(device, text="2 selected") and not exists(device, content_desc="Rename")
+    tap(device, text="c.md")  # a tap adds to the selection
+    assert not exists(device, content_desc="Rename")
     tap(device, content_desc="Delete")
-    assert exists(device, text="Delete 2 documents? This cannot be undone.")
-    tap(device, text="Cancel")
-    assert titles(device) == ["b.md", "c.md", "renamed.md"] and exists(device, text="2 selected")
+    assert find(device, resource_id=T.rid("dialog_title")).text == "Confirm Delete"
+    message = find(device, resource_id=T.rid("dialog_message")).text
+    assert message.startswith("Do you really want to delete this Documents?") and f"{NOTEBOOK}/c.md" in message
+    tap(device, resource_id=T.rid("dialog_cancel"))
+    assert titles(device) == ["..", "b.md", "c.md", "renamed.md"] and exists(device, content_desc="Delete")
     tap(device, content_desc="Delete")
-    tap(device, resource_id="android:id/button1")
-    assert titles(device) == ["renamed.md"]
+    tap(device, resource_id=T.rid("dialog_ok"))
+    assert titles(device) == ["..", "renamed.md"]
     assert sorted(device.fs.listdir(NOTEBOOK)) == ["renamed.md"]
 
 
-def test_back_closes_dialog_then_selection_then_leaves(device: VirtualDevice) -> None:
+def test_back_at_the_notebook_asks_twice_and_keeps_the_selection(device: VirtualDevice) -> None:
     write(device, "a.md", "")
     device.start_activity(PKG)
     device.wm.long_press(*find(device, text="a.md").center)
-    tap(device, content_desc="Delete")
-    assert exists(device, resource_id="android:id/message")
     device.wm.key(BACK)
-    assert not exists(device, resource_id="android:id/message")
-    assert exists(device, text="1 selected")
-    device.wm.key(BACK)
-    assert not exists(device, text="1 selected") and device.current_focus() == (PKG, MAIN)
-    tap(device, text="a.md")
-    tap(device, content_desc="Navigate up")
-    assert device.current_focus() == (PKG, MAIN)
-    device.wm.key(BACK)
+    assert device.current_focus() == (PKG, MAIN) and exists(device, content_desc="Delete")
+    assert device.state.ui.toast == "Press 'Back' again to exit"
+    device.wm.key(BACK)  # within 2 s (the logical clock has not moved)
     assert device.top.package == device.launcher_package
 
 
-# ---------------------------------------------------------------------------------------------- editor
-def test_editor_saves_every_change(device: VirtualDevice) -> None:
+# ---------------------------------------------------------------------------------------------- editor and saving
+def test_the_editor_saves_when_the_document_is_left(device: VirtualDevice) -> None:
     device.start_activity(PKG)
     new_note(device, "draft")
-    editor = find(device, resource_id=EDITOR)
-    assert editor.editable and editor.style.max_lines > 10
+    editor = find(device, resource_id=T.rid("editor"))
+    assert editor.editable and editor.cls == "android.widget.EditText" and editor.style.max_lines > 10
     device.wm.tap(*editor.center)
     device.wm.input_text("hello")
-    assert read(device, "draft.md") == "hello"
     device.wm.key(66)  # ENTER: a new line in the multi-line editor
     device.wm.input_text("world")
-    assert read(device, "draft.md") == "hello\nworld"
-    device.wm.key(67)  # DEL
-    assert read(device, "draft.md") == "hello\nworl"
-    device.wm.set_text(EDITOR, "replaced")
-    assert read(device, "draft.md") == "replaced"
-    assert find(device, resource_id=EDITOR).text == "replaced"
-    write(device, "draft.md", "changed by adb")  # the editor shows the file as it is now
-    assert find(device, resource_id=EDITOR).text == "changed by adb"
+    assert find(device, resource_id=T.rid("editor")).text == "hello\nworld"
+    assert read(device, "draft.md") == ""  # not written while the document is open
+    tap(device, resource_id=T.rid("view_mode"))  # view mode renders the editor's text, still unsaved
+    assert paragraphs(device) == ["hello world"] and read(device, "draft.md") == ""
+    tap(device, resource_id=T.rid("edit_mode"))
+    up(device)
+    assert read(device, "draft.md") == "hello\nworld" and device.current_focus() == (PKG, MAIN)
+
+
+def test_save_action_short_texts_and_reload_on_resume(device: VirtualDevice) -> None:
+    write(device, "n.md", "some text")
+    device.start_activity(PKG)
+    tap(device, text="n.md")
+    device.wm.set_text(T.rid("editor"), "x")
+    up(device)  # fewer than 2 characters: not saved, and a toast says so
+    assert read(device, "n.md") == "some text" and "not saved automatically" in (device.state.ui.toast or "")
+    tap(device, text="n.md")
+    device.wm.set_text(T.rid("editor"), " x")  # trimmed length 1: the save fails and the text is put on the clipboard
+    up(device)
+    assert read(device, "n.md") == "some text" and device.get_clip().text == " x"
+    tap(device, text="n.md")
+    device.wm.set_text(T.rid("editor"), "y")
+    tap(device, resource_id=T.rid("save"))  # Save writes short texts too
+    assert read(device, "n.md") == "y"
+    app, act = device.apps[PKG], device.top
+    write(device, "n.md", "changed by adb")
+    app.on_pause(device, act)
+    app.on_resume(device, act)  # the file changed since it was saved: reloaded
+    assert find(device, resource_id=T.rid("editor")).text == "changed by adb"
+
+
+def test_force_stop_loses_the_text_of_the_document_in_front_only(device: VirtualDevice) -> None:
+    write(device, "n.md", "old")
+    device.start_activity(PKG)
+    tap(device, text="n.md")
+    device.wm.set_text(T.rid("editor"), "typed, never left")
+    device.force_stop(PKG)  # the process dies in front: no lifecycle callback, nothing saved
+    assert read(device, "n.md") == "old"
+    device.start_activity(PKG)
+    tap(device, text="n.md")
+    device.wm.set_text(T.rid("editor"), "typed, then another app")
+    device.start_activity("com.android.settings")  # Settings covers the document, which pauses
+    device.force_stop(PKG)
+    assert read(device, "n.md") == "typed, then another app"
+
+
+def test_the_pause_hook_saves_and_remembers_the_mode(device: VirtualDevice) -> None:
+    write(device, "n.md", "old")
+    device.start_activity(PKG)
+    tap(device, text="n.md")
+    device.wm.set_text(T.rid("editor"), "covered by another screen")
+    tap(device, resource_id=T.rid("view_mode"))
+    app, act = device.apps[PKG], device.top
+    app.on_pause(device, act)  # what the device calls when another screen covers the activity
+    assert read(device, "n.md") == "covered by another screen"
+    assert storage.preview_state(device, f"{NOTEBOOK}/n.md")
 
 
 def test_paste_inserts_at_the_caret_and_keeps_the_clipboard(device: VirtualDevice) -> None:
     device.set_clip("PAYLOAD-1", label="x")
     device.start_activity(PKG)
     new_note(device, "scratch")
-    device.wm.long_press(*find(device, resource_id=EDITOR).center)
-    tap(device, text="Paste")
-    assert read(device, "scratch.md") == "PAYLOAD-1"
-    assert device.get_clip().text == "PAYLOAD-1"
-    device.wm.long_press(*find(device, resource_id=EDITOR).center)
-    tap(device, text="Paste")
+    for expected in ("PAYLOAD-1", "PAYLOAD-1PAYLOAD-1"):
+        device.wm.long_press(*find(device, resource_id=T.rid("editor")).center)
+        tap(device, text=T.text("text_paste"))
+        assert find(device, resource_id=T.rid("editor")).text == expected
+        assert device.get_clip().text == "PAYLOAD-1"
+    up(device)
     assert read(device, "scratch.md") == "PAYLOAD-1PAYLOAD-1"
-    assert device.get_clip().text == "PAYLOAD-1"
-
-
-def test_cut_in_the_editor_removes_the_text_and_fills_the_clipboard(device: VirtualDevice) -> None:
-    write(device, "n.md", "cut me")
-    device.start_activity(PKG)
-    tap(device, text="n.md")
-    device.wm.long_press(*find(device, resource_id=EDITOR).center)
-    tap(device, text="Select all")
-    tap(device, text="Cut")
-    assert read(device, "n.md") == "" and device.get_clip().text == "cut me"
 
 
 def test_blank_editor_pixels_do_not_depend_on_the_clipboard(device: VirtualDevice) -> None:
@@ -250,93 +296,95 @@ def test_blank_editor_pixels_do_not_depend_on_the_clipboard(device: VirtualDevic
 
 
 # ---------------------------------------------------------------------------------------------- view mode
-def test_view_mode_shows_one_text_view_per_line(device: VirtualDevice) -> None:
+def test_view_mode_is_a_webview_of_paragraphs(device: VirtualDevice) -> None:
     open_view_mode(device, "src.md")
-    lines = [v.text for v in device.wm.windows()[0].walk() if v.resource_id == LINE]
-    assert lines == ["Source page", "alpha bravo, charlie", "Second line: QX-4471", "list item here"]
-    assert find(device, resource_id=TOGGLE).content_desc == "Edit mode"
-    tap(device, resource_id=TOGGLE)
-    assert find(device, resource_id=TOGGLE).content_desc == "View mode"
-    assert find(device, resource_id=EDITOR).text == SOURCE
-    tap(device, content_desc="View mode")
-    assert exists(device, resource_id=LINE, text="Source page")
+    host = find(device, resource_id=T.rid("view_webview"))
+    assert host.cls == "android.webkit.WebView" and host.children[0].cls == "android.webkit.WebView"
+    assert paragraphs(device) == ["Source page", "alpha bravo, charlie Second line: QX-4471", "list item here"]
+    heading = host.children[0].children[0]
+    assert heading.cls == "android.view.View" and heading.children[0].clickable  # the heading's anchor link
+    assert find(device, resource_id=T.rid("edit_mode")).content_desc == "Edit mode"
+    assert not exists(device, resource_id=T.rid("view_mode"))
+    tap(device, resource_id=T.rid("edit_mode"))
+    assert find(device, resource_id=T.rid("view_mode")).content_desc == "View mode"
+    assert find(device, resource_id=T.rid("editor")).text == SOURCE
+    up(device)  # left in edit mode: opens in edit mode next time
+    device.start_activity(PKG)
+    tap(device, text="src.md")
+    assert exists(device, resource_id=T.rid("editor"))
+    tap(device, resource_id=T.rid("view_mode"))
+    up(device)  # left in view mode: remembered in shared_prefs/app.xml
+    assert f"PREF_PREFIX_PREVIEW_STATE{NOTEBOOK}/src.md" in device.fs.read_bytes(storage.PREFS).decode()
+    tap(device, text="src.md")
+    assert exists(device, resource_id=T.rid("view_webview"))
 
 
-def test_copy_a_word_and_a_whole_line(device: VirtualDevice) -> None:
+def test_long_press_selects_a_word_and_copy_puts_it_on_the_clipboard(device: VirtualDevice) -> None:
     open_view_mode(device, "src.md")
-    long_press_word(device, "alpha bravo, charlie", 8)  # inside "bravo"
+    text = "alpha bravo, charlie Second line: QX-4471"
+    press_word(device, text, 8)  # inside "bravo"
     sel = device.top.state["sel"]
-    assert "alpha bravo, charlie"[sel["start"]:sel["end"]] == "bravo"  # the comma is not part of the word
-    assert find(device, resource_id=LINE, text="alpha bravo, charlie").selected
-    tap(device, text="Copy")
-    assert device.get_clip().text == "bravo" and device.get_clip().label == "markor"
+    assert text[sel["start"]:sel["end"]] == "bravo"  # the comma is not part of the word
+    assert [v.text for v in device.wm.windows()[0].walk() if v.resource_id == "android:id/floating_toolbar_menu_item_text"] \
+        == ["Copy", "Select all"]
+    tap(device, content_desc="Copy")
+    clip = device.get_clip()
+    assert (clip.text, clip.label, clip.mime_type) == ("bravo", "html", "text/html")
     assert "sel" not in device.top.state and not exists(device, text="Copy")
-    long_press_word(device, "Second line: QX-4471", 2)
-    tap(device, text="Select all")
-    assert not exists(device, text="Select all")
-    tap(device, text="Copy")
-    assert device.get_clip().text == "Second line: QX-4471"
-    long_press_word(device, "Source page", 1)  # a heading: copied without its "#"
-    tap(device, resource_id="android:id/selectAll")
-    tap(device, resource_id="android:id/copy")
-    assert device.get_clip().text == "Source page"
+    press_word(device, text, len(text) - 2)  # "QX-4471": the hyphen ends a word
+    tap(device, content_desc="Copy")
+    assert device.get_clip().text == "4471"
 
 
-def test_cancelled_selection_keeps_the_clipboard(device: VirtualDevice) -> None:
+def test_select_all_selects_the_page_and_empty_space_selects_nothing(device: VirtualDevice) -> None:
     open_view_mode(device, "src.md")
-    long_press_word(device, "alpha bravo, charlie", 1)
-    tap(device, text="Copy")
-    long_press_word(device, "Second line: QX-4471", 15)
-    assert exists(device, text="Copy")
-    device.wm.tap(540, 2000)  # elsewhere
+    para = find(device, cls=T.cls("view_paragraph"), text="list item here")
+    device.wm.long_press(para.bounds[2] - 20, para.bounds[1] + 8)  # past the end of the text
     assert "sel" not in device.top.state and not exists(device, text="Copy")
-    long_press_word(device, "list item here", 6)
-    device.wm.key(BACK)  # BACK ends the selection and stays in the document
-    assert "sel" not in device.top.state and device.current_focus() == (PKG, DOC)
-    assert device.get_clip().text == "alpha"
+    press_word(device, "list item here", 1)
+    tap(device, content_desc="Select all")
+    assert not exists(device, content_desc="Select all")
+    tap(device, content_desc="Copy")
+    assert device.get_clip().text == "Source page\n\nalpha bravo, charlie Second line: QX-4471\n\nlist item here"
 
 
-def test_copy_then_mutate_the_source(device: VirtualDevice) -> None:
+def test_a_tap_ends_the_selection_and_back_leaves_the_document(device: VirtualDevice) -> None:
     open_view_mode(device, "src.md")
-    long_press_word(device, "Second line: QX-4471", 15)
-    tap(device, text="Copy")
-    assert device.get_clip().text == "QX-4471"
-    tap(device, content_desc="Edit mode")
-    device.wm.tap(*find(device, resource_id=EDITOR).center)
-    device.wm.input_text("appended")
-    assert read(device, "src.md") == SOURCE + "appended"
-    assert device.get_clip().text == "QX-4471"
+    press_word(device, "list item here", 1)
+    tap(device, content_desc="Copy")
+    para = find(device, cls=T.cls("view_paragraph"), text="alpha bravo, charlie Second line: QX-4471")
+    press_word(device, para.text, 1)
+    device.wm.tap(para.bounds[2] - 20, para.bounds[1] + 8)  # beside the word, on the page
+    assert "sel" not in device.top.state and not exists(device, text="Copy")
+    assert device.current_focus() == (PKG, DOC)
+    press_word(device, para.text, 1)
+    device.wm.key(BACK)  # not handled by the page: the document closes
+    assert device.top.package != PKG or device.current_focus()[1] != DOC
+    assert device.get_clip().text == "list"
 
 
-def test_word_at_and_blocks() -> None:
+def test_blocks_join_soft_breaks_and_keep_hard_ones() -> None:
+    shown = viewer.blocks("# T #\n\none\ntwo  \nthree\n\n* a\n* b\ncontinued\n\n```\nx = 1\n```\n**bold** [link](u)")
+    assert [(b.kind, b.text) for b in shown] == [("h1", "T"), ("p", "one two\nthree"), ("li", "a"),
+                                                ("li", "b continued"), ("pre", "x = 1"), ("p", "bold link")]
     assert viewer.word_at("alpha bravo, charlie", 9) == (6, 11)
-    assert viewer.word_at("alpha bravo, charlie", 5) in ((0, 5), (6, 11))
-    assert viewer.word_at("(QX-4471).", 3) == (1, 8)
-    assert viewer.word_at("!!!", 1) == (0, 3)
-    shown = viewer.blocks("## Title ##\n\n* item\nplain\n\n")
-    assert [(b.text, b.bold, b.bullet) for b in shown] == [("Title", True, False), ("", False, False),
-                                                          ("item", False, True), ("plain", False, False)]
+    assert viewer.word_at("alpha bravo, charlie", 11) is None
 
 
 # ---------------------------------------------------------------------------------------------- plumbing
 def test_document_activity_extras_and_paths(device: VirtualDevice) -> None:
     write(device, "index.md", "# Home")
     device.start_activity(PKG, DOC, {"EXTRA_PATH": "/sdcard/Documents/Markor/index.md"})
-    assert device.top.state == {"path": f"{NOTEBOOK}/index.md", "mode": "view"}  # index.* opens in view mode
-    device.start_activity(PKG, DOC, {"EXTRA_PATH": f"file://{NOTEBOOK}/index.md"})
-    assert device.top.state["mode"] == "view"
+    assert device.top.state["path"] == f"{NOTEBOOK}/index.md" and device.top.state["mode"] == "view"
     write(device, "other.md", "x")
-    device.start_activity(PKG, DOC, {"EXTRA_PATH": f"{NOTEBOOK}/other.md"})
+    device.start_activity(PKG, DOC, {"EXTRA_PATH": f"file://{NOTEBOOK}/other.md"})
     assert device.top.state["mode"] == "edit"
-    tap(device, content_desc="Navigate up")  # opened on its own: up leads to the notebook
-    assert device.current_focus() == (PKG, MAIN)
-    device.start_activity(PKG, DOC)
-    assert exists(device, text="No document to open")
+    device.wm.key(BACK)
 
 
 def test_state_is_json_and_force_stop_resets_screens(device: VirtualDevice) -> None:
     open_view_mode(device, "src.md")
-    long_press_word(device, "alpha bravo, charlie", 1)
+    press_word(device, "list item here", 1)
     json.loads(device.state.model_dump_json())
     device.persist()
     again = VirtualDevice(device.state_dir)
@@ -344,7 +392,7 @@ def test_state_is_json_and_force_stop_resets_screens(device: VirtualDevice) -> N
     assert again.screenshot_png() == device.screenshot_png()
     device.force_stop(PKG)
     device.start_activity(PKG)
-    assert device.current_focus() == (PKG, MAIN) and titles(device) == ["src.md"]
+    assert device.current_focus() == (PKG, MAIN) and titles(device) == ["..", "src.md"]
 
 
 def test_gallery_scenes_render(device: VirtualDevice) -> None:
@@ -354,4 +402,21 @@ def test_gallery_scenes_render(device: VirtualDevice) -> None:
         assert device.screenshot_png()[:4] == b"\x89PNG"
     assert len(names) >= 15 and len(set(names)) == len(names)
     assert {"Notebook (empty)", "Selection mode", "Rename dialog", "Delete confirmation", "Blank editor",
-            "View mode: word selected", "View mode: whole line selected"} <= set(names)
+            "View mode: word selected", "View mode: page selected"} <= set(names)
+
+
+def test_home_pauses_the_document_and_its_text_is_written(device: VirtualDevice) -> None:
+    """The device pauses the activity in front when HOME (or another app) takes over, as Android does; Markor
+    writes the document then (DocumentEditAndViewFragment.onPause)."""
+    write(device, "n.md", "old")
+    device.start_activity(PKG)
+    tap(device, text="n.md")
+    device.wm.set_text(T.rid("editor"), "typed, then HOME")
+    assert read(device, "n.md") == "old"
+    device.wm.key(3)  # HOME
+    assert read(device, "n.md") == "typed, then HOME"
+    device.start_activity(PKG)
+    tap(device, text="n.md")
+    device.wm.set_text(T.rid("editor"), "typed, then a screen on top")
+    device.start_activity("com.google.android.deskclock")
+    assert read(device, "n.md") == "typed, then a screen on top"

@@ -1,14 +1,20 @@
-"""The virtual Markor (``net.gsantner.markor``): a Markdown notebook kept as plain files on shared storage.
+"""The virtual Markor (``net.gsantner.markor``), drawn from the pinned build's selector table (versionCode 146).
 
-* ``net.gsantner.markor.activity.MainActivity`` (launcher): the notebook folder
-  ``/storage/emulated/0/Documents/Markor`` as a list (created on first launch), a FAB to create a document,
-  selection mode (long press) with Rename and Delete, see :mod:`.notebook`.
-* ``net.gsantner.markor.activity.DocumentActivity``: one document, in edit mode (the EditText saves every
-  change to the file) or view mode (line by line, with word / line selection and Copy), see :mod:`.document`
-  and :mod:`.viewer`. ``am start -n net.gsantner.markor/.activity.DocumentActivity --es EXTRA_PATH PATH
+* ``net.gsantner.markor.activity.MainActivity`` (launcher): the notebook folder as a list, the FAB's new file
+  dialog, selection mode with Rename and Delete (see :mod:`.notebook`).
+* ``net.gsantner.markor.activity.DocumentActivity``: one document in edit mode (the HighlightingEditor) or view
+  mode (the Markdown rendered into a WebView, with word selection and Copy), see :mod:`.document` and
+  :mod:`.viewer`. ``am start -n net.gsantner.markor/.activity.DocumentActivity --es EXTRA_PATH PATH
   [--ez EXTRA_DO_PREVIEW true]`` opens a file directly, as in the real app.
 
-All persistent state is the notebook's files; the clipboard is the device's clipboard service.
+Persistent state is the notebook's files and ``shared_prefs/app.xml``; an open document's unsaved text is the
+activity's state until it pauses (see :mod:`.document`). The clipboard is the device's clipboard service.
+
+Not modelled: the first-start IntroActivity (five AppIntro slides, then DONE; ``MainActivity.onResume`` ->
+``IntroActivity.optStart``) and the all-files-access request (``StoragePermissionActivity.requestPermissions``
+from ``MainActivity.onResume`` and ``DocumentActivity.onCreate``), which android_world clicks through once
+after installing (``android_world/env/setup_device/apps.py:235-262``); the virtual app starts as if both were
+done.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.base import VIRTUAL_BUILD, App
 from emukit.vdevice.apps.notes import document, notebook, storage
+from emukit.vdevice.apps.notes.storage import T
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui.view import Bounds, View
 
@@ -27,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["NotesApp"]
 
 MAIN = "net.gsantner.markor.activity.MainActivity"
-DOCUMENT = "net.gsantner.markor.activity.DocumentActivity"
+DOCUMENT = notebook.DOCUMENT
 
 
 def _is_document(act: Activity) -> bool:
@@ -35,29 +42,43 @@ def _is_document(act: Activity) -> bool:
 
 
 class NotesApp(App):
-    """Markor: notebook list, editor and viewer over Markdown files in ``Documents/Markor``."""
+    """Markor: the notebook list, the editor and the viewer over the Markdown files of the notebook folder."""
 
     package = storage.PACKAGE
     label = "Markor"
-    version_name = f"2.13.1-{VIRTUAL_BUILD}"
-    version_code = 160
+    version_name = f"{T.build.version_name}-{VIRTUAL_BUILD}"
+    version_code = T.build.version_code or 0
     launcher_activity = MAIN
     activities = (MAIN, DOCUMENT)
     icon = "edit_note"
-    icon_color = (0, 121, 107)
-
-    def on_process_start(self, device: VirtualDevice) -> None:
-        storage.ensure_notebook(device)
+    icon_color = (0, 150, 136)
 
     def on_create(self, device: VirtualDevice, act: Activity, extras: dict[str, str]) -> None:
-        storage.ensure_notebook(device)
         if _is_document(act):
-            document.on_create(act, extras)
+            document.on_create(device, act, extras)
 
     def on_back(self, device: VirtualDevice, act: Activity) -> bool:
         if _is_document(act):
-            return document.on_back(act)
+            return document.on_back(device, act)
         return notebook.on_back(device, act)
+
+    def on_pause(self, device: VirtualDevice, act: Activity) -> None:
+        """The activity ``act`` stopped being in front (another screen covers it, HOME, an app switch)."""
+        if _is_document(act):
+            document.on_pause(device, act)
+
+    def on_resume(self, device: VirtualDevice, act: Activity) -> None:
+        """The activity ``act`` is in front again."""
+        if _is_document(act):
+            document.on_resume(device, act)
+
+    def on_process_stop(self, device: VirtualDevice) -> None:
+        """Force-stop: a document in the background had paused, and so saved, when it went there; the one in
+        front dies with its unsaved text (no lifecycle callbacks run when the process is killed)."""
+        top = device.top
+        for act in device.state.back_stack:
+            if act.package == self.package and _is_document(act) and act is not top:
+                document.on_pause(device, act)
 
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
         if _is_document(act):

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.apps.notes import document, notebook, storage
+from emukit.vdevice.apps.notes import storage
+from emukit.vdevice.apps.notes.storage import T
 
 if TYPE_CHECKING:
     from emukit.vdevice.apps.notes import NotesApp
     from emukit.vdevice.device import VirtualDevice
     from emukit.vdevice.ui.view import View
 
+BACK = 4
 DEMO = {
     "Groceries.md": "# Groceries\n\n- Oat milk\n- Sourdough bread\n- Tomatoes\n",
     "Meeting notes.md": ("# Weekly sync\n\nAttendees: Ana, Bo, Chen\n\n## Decisions\n"
@@ -28,65 +30,64 @@ def _find(device: VirtualDevice, pred: Callable[[View], bool]) -> View:
     return view
 
 
-def _tap_id(device: VirtualDevice, resource_id: str) -> None:
-    device.wm.tap(*_find(device, lambda v: v.resource_id == resource_id).center)
-
-
-def _tap_text(device: VirtualDevice, text: str) -> None:
-    device.wm.tap(*_find(device, lambda v: v.text == text and v.clickable).center)
+def _tap(device: VirtualDevice, pred: Callable[[View], bool]) -> None:
+    device.wm.tap(*_find(device, pred).center)
 
 
 def scenes(app: NotesApp, device: VirtualDevice) -> Iterator[str]:
     """Drive ``device`` through Markor's screens, yielding a scene name after each."""
-    back = 4
+    device.fs.makedirs(storage.NOTEBOOK)
     device.start_activity(app.package)
     yield "Notebook (empty)"
-    _tap_id(device, storage.rid("fab_add_new_item"))
-    yield "New document dialog"
+    _tap(device, lambda v: v.resource_id == T.rid("fab_new"))
+    yield "New file dialog"
     device.wm.input_text("Groceries")
-    yield "New document dialog with a name"
+    yield "New file dialog with a name"
+    device.wm.key(BACK)  # hides the keyboard
+    device.wm.key(BACK)  # closes the dialog
     for name, text in DEMO.items():
         storage.write_text(device, f"{storage.NOTEBOOK}/{name}", text)
-    _tap_text(device, "OK")
-    yield "New document dialog: name already taken"
-    device.wm.key(back)  # hides the keyboard
-    device.wm.key(back)  # closes the dialog
+    storage.create_folder(device, f"{storage.NOTEBOOK}/Archive")
     yield "Notebook"
     device.wm.long_press(*_find(device, lambda v: v.text == "Groceries.md").center)
     yield "Selection mode"
-    _tap_id(device, storage.rid("action_rename_selected_item"))
+    _tap(device, lambda v: v.resource_id == T.rid("selection_rename"))
     yield "Rename dialog"
-    device.wm.key(back)
-    device.wm.key(back)
-    _tap_id(device, storage.rid("action_delete_selected_items"))
+    device.wm.key(BACK)
+    device.wm.key(BACK)
+    _tap(device, lambda v: v.resource_id == T.rid("selection_delete"))
     yield "Delete confirmation"
-    _tap_text(device, "Cancel")
-    device.wm.key(back)  # leaves selection mode
+    _tap(device, lambda v: v.resource_id == T.rid("dialog_cancel"))
+    _tap(device, lambda v: v.text == "Groceries.md")  # a tap on the selected row ends the selection
+    _tap(device, lambda v: v.text == "Archive")
+    yield "Folder (empty)"
+    device.wm.key(BACK)
+    device.wm.key(BACK)
+    yield "Press BACK again to exit"
     yield from _document_scenes(device)
 
 
 def _document_scenes(device: VirtualDevice) -> Iterator[str]:
-    back = 4
-    device.wm.tap(*_find(device, lambda v: v.text == "Meeting notes.md").center)
+    _tap(device, lambda v: v.text == "Meeting notes.md")
     yield "Editor"
-    device.wm.tap(*_find(device, lambda v: v.resource_id == document.EDITOR_ID).center)
+    _tap(device, lambda v: v.resource_id == T.rid("editor"))
     yield "Editor with keyboard"
-    device.set_clip("QX-4471", label="markor")
-    device.wm.long_press(*_find(device, lambda v: v.resource_id == document.EDITOR_ID).center)
-    yield "Editor: text toolbar (Paste / Select all)"
-    device.wm.key(back)  # hides the keyboard and the toolbar
-    _tap_id(device, document.TOGGLE_ID)
+    device.set_clip("QX-4471", label="text")
+    device.wm.long_press(*_find(device, lambda v: v.resource_id == T.rid("editor")).center)
+    yield "Editor: text toolbar"
+    device.wm.key(BACK)  # hides the keyboard and the toolbar
+    _tap(device, lambda v: v.resource_id == T.rid("view_mode"))
     yield "View mode"
-    line = _find(device, lambda v: v.text == "Budget code: QX-4471")
-    device.wm.long_press(line.bounds[0] + 40, line.center[1])
+    para = _find(device, lambda v: v.text == "Ship the beta on Friday. Budget code: QX-4471")
+    device.wm.long_press(para.bounds[0] + 8, para.bounds[1] + 12)
     yield "View mode: word selected"
-    _tap_text(device, "Select all")
-    yield "View mode: whole line selected"
-    _tap_text(device, "Copy")
-    device.wm.key(back)  # back to the notebook
-    notebook.open_new_dialog(device, device.top)
+    _tap(device, lambda v: v.content_desc == T.text("text_select_all"))
+    yield "View mode: page selected"
+    _tap(device, lambda v: v.content_desc == T.text("text_copy"))
+    device.wm.key(BACK)  # back to the notebook
+    _tap(device, lambda v: v.resource_id == T.rid("fab_new"))
     device.wm.input_text("Scratch")
-    _tap_text(device, "OK")
+    _tap(device, lambda v: v.resource_id == T.rid("dialog_ok"))
     yield "Blank editor"
-    _tap_id(device, document.TOGGLE_ID)
+    _tap(device, lambda v: v.resource_id == T.rid("view_mode"))
     yield "View mode (empty document)"

@@ -1,9 +1,18 @@
-"""Markor's notebook on shared storage: the folder, its documents and the file operations the UI performs.
+"""Markor's notebook on shared storage and its preferences: the files the UI lists, opens and writes.
 
-Markor keeps no database for documents: a note *is* a file in the notebook folder
-(``/storage/emulated/0/Documents/Markor`` by default). Every operation here goes through the device
-filesystem at once, so ``adb shell ls``/``cat`` see the result of a user action immediately. Modification
-times come from the device's logical wall clock, which keeps listings (and screenshots) deterministic.
+Markor keeps no database for documents: a note *is* a file under the notebook folder. The real default is
+``Documents/`` + the lower-cased app name, ``/storage/emulated/0/Documents/markor``
+(gsantner/markor@ab21754 ``app/src/main/java/net/gsantner/markor/model/AppSettings.java:82-86``), while
+android_world (``android_world/env/device_constants.py:32``) and every emukit writer use
+``Documents/Markor``. On the pinned image shared storage is case-insensitive (android_world's Markor tasks
+push files to ``Documents/Markor`` and Markor lists them), so both spellings name one folder there; this
+virtual device's filesystem is case-sensitive, so everything here uses android_world's spelling.
+
+Markor does not create the notebook folder itself (no ``mkdirs`` of it in the app); an absent folder lists
+as empty. Settings live in ``shared_prefs/app.xml`` (``GsSharedPreferencesPropertyBackend.SHARED_PREF_APP``):
+the per-document view-mode state ``PREF_PREFIX_PREVIEW_STATE<path>`` and the new-file dialog's last used
+extension (``AppSettings.java:344, 470-480, 848-853``). Modification times come from the device's logical
+wall clock, which keeps listings (and screenshots) deterministic.
 """
 
 from __future__ import annotations
@@ -11,34 +20,40 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
+import shutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from emukit.apps.selectors import table
+from emukit.vdevice.apps.clock import prefs as shared_prefs
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
-PACKAGE = "net.gsantner.markor"
-NOTEBOOK = "/storage/emulated/0/Documents/Markor"
-TEXT_EXTENSIONS = (".md", ".txt", ".markdown", ".text", ".todo.txt", ".csv", ".json", ".html", ".org")
-INVALID_CHARS = '/\\:*?"<>|\x00'
-
-
-def rid(name: str) -> str:
-    """A resource id in Markor's namespace."""
-    return f"{PACKAGE}:id/{name}"
+T = table("net.gsantner.markor")
+PACKAGE = T.package
+STORAGE = "/storage/emulated/0"
+NOTEBOOK = f"{STORAGE}/Documents/Markor"
+PREFS = f"/data/data/{PACKAGE}/shared_prefs/app.xml"
+PREVIEW_STATE = "PREF_PREFIX_PREVIEW_STATE"  # AppSettings.java:344, + the document's absolute path
+LAST_EXTENSION = "pref_key__new_file_dialog_lastused_extension"  # AppSettings.java:848-853
+DEFAULT_EXTENSION = ".md"
+MIN_SAVE_LENGTH = 2  # GsContextUtils.TEXTFILE_OVERWRITE_MIN_TEXT_LENGTH (GsContextUtils.java:186)
+# what GsFileUtils.getFilteredFilenameWithoutDisallowedChars strips from a file name (GsFileUtils.java:657-664)
+DISALLOWED = '<|[\\?*:"\n\r\t\x00]/>`$%;=&#@'
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One document of the notebook listing."""
+    """One row of a folder listing."""
 
-    name: str
-    size: int
+    path: str
+    is_dir: bool
     mtime_ms: int
 
     @property
-    def path(self) -> str:
-        return f"{NOTEBOOK}/{self.name}"
+    def name(self) -> str:
+        return posixpath.basename(self.path)
 
 
 def _stamp(device: VirtualDevice, path: str) -> None:
@@ -48,27 +63,11 @@ def _stamp(device: VirtualDevice, path: str) -> None:
         os.utime(device.fs.host(path), ns=(ns, ns))
 
 
-def ensure_notebook(device: VirtualDevice) -> None:
-    """Create the notebook folder on first launch, like Markor does."""
-    host = device.fs.host(NOTEBOOK)
-    if not host.is_dir():
-        device.fs.makedirs(NOTEBOOK)
-        _stamp(device, NOTEBOOK)
-
-
-def list_entries(device: VirtualDevice) -> list[Entry]:
-    """The notebook's documents (regular files, dotfiles hidden), sorted by name like Markor's default."""
-    out: list[Entry] = []
+def is_dir(device: VirtualDevice, path: str) -> bool:
     try:
-        with os.scandir(device.fs.host(NOTEBOOK)) as it:
-            for item in it:
-                if item.name.startswith(".") or not item.is_file(follow_symlinks=False):
-                    continue
-                st = item.stat(follow_symlinks=False)
-                out.append(Entry(item.name, st.st_size, st.st_mtime_ns // 1_000_000))
+        return device.fs.host(path).is_dir()
     except OSError:
-        return []
-    return sorted(out, key=lambda e: (e.name.lower(), e.name))
+        return False
 
 
 def exists(device: VirtualDevice, path: str) -> bool:
@@ -76,6 +75,41 @@ def exists(device: VirtualDevice, path: str) -> bool:
         return device.fs.host(path).exists()
     except OSError:
         return False
+
+
+def listing(device: VirtualDevice, folder: str) -> list[Entry]:
+    """The folder's entries as the notebook lists them: dotfiles hidden, sorted by lower-cased name, folders
+    first (``GsFileUtils.sortFiles`` with SORT_BY_NAME and folder-first, the defaults)."""
+    out: list[Entry] = []
+    try:
+        with os.scandir(device.fs.host(folder)) as it:
+            for item in it:
+                if item.name.startswith("."):
+                    continue
+                st = item.stat(follow_symlinks=False)
+                out.append(Entry(posixpath.join(folder, item.name), item.is_dir(follow_symlinks=False),
+                                 st.st_mtime_ns // 1_000_000))
+    except OSError:
+        return []
+    out.sort(key=lambda e: e.name.lower())
+    out.sort(key=lambda e: not e.is_dir)  # stable: keeps the name order inside each group
+    return out
+
+
+def mtime_ms(device: VirtualDevice, path: str) -> int:
+    try:
+        return device.fs.host(path).stat().st_mtime_ns // 1_000_000
+    except OSError:
+        return 0
+
+
+def file_stamp(device: VirtualDevice, path: str) -> list[int]:
+    """(mtime ns, size) of ``path``, [-1, -1] when it is gone: what "changed since last load" compares."""
+    try:
+        st = device.fs.host(path).stat()
+    except OSError:
+        return [-1, -1]
+    return [st.st_mtime_ns, st.st_size]
 
 
 def read_text(device: VirtualDevice, path: str) -> str:
@@ -87,72 +121,98 @@ def read_text(device: VirtualDevice, path: str) -> str:
 
 
 def write_text(device: VirtualDevice, path: str, text: str) -> None:
-    """Save the document now (Markor's editor saves as you type); recreates a file deleted meanwhile."""
+    """Write the document to disk now (recreating a file deleted meanwhile)."""
     existed = exists(device, path)
-    if path.startswith(NOTEBOOK + "/"):
-        ensure_notebook(device)
     device.fs.write_bytes(path, text.encode("utf-8"))
     _stamp(device, path)
     if not existed:
         _stamp(device, posixpath.dirname(path))
 
 
-def name_error(device: VirtualDevice, name: str, current: str | None = None) -> str:
-    """Why ``name`` cannot be used for a document in the notebook ("" when it can)."""
-    if not name.strip():
-        return "Enter a name"
-    if name != name.strip() or any(c in INVALID_CHARS for c in name) or name in (".", ".."):
-        return "This name is not allowed"
-    if name != current and exists(device, f"{NOTEBOOK}/{name}"):
-        return "A file with this name already exists"
-    return ""
+def file_name(name: str, ext: str) -> str:
+    """The new file dialog's file name: the trimmed name without disallowed characters, plus the trimmed
+    extension, always (NewFileDialog.java:186; a name that already ends in ``.md`` gets another one)."""
+    clean = "".join(c for c in name if c not in DISALLOWED).strip()
+    return clean + ext.strip()
 
 
-def with_extension(title: str, ext: str) -> str:
-    """``title`` plus ``ext`` unless the title already ends with a text-file extension."""
-    title = title.strip()
-    if title.lower().endswith(TEXT_EXTENSIONS):
-        return title
-    ext = ext.strip()
-    if ext and not ext.startswith("."):
-        ext = "." + ext
-    return title + ext
+def create_file(device: VirtualDevice, path: str) -> None:
+    """Create an empty file unless one is there already (the dialog then opens the existing file)."""
+    if not exists(device, path):
+        write_text(device, path, "")
 
 
-def create(device: VirtualDevice, name: str) -> str:
-    """Create an empty document; returns its path."""
-    ensure_notebook(device)
-    path = f"{NOTEBOOK}/{name}"
-    write_text(device, path, "")
-    return path
+def create_folder(device: VirtualDevice, path: str) -> None:
+    if not exists(device, path):
+        device.fs.makedirs(path)
+        _stamp(device, path)
+        _stamp(device, posixpath.dirname(path))
 
 
-def rename(device: VirtualDevice, old: str, new: str) -> None:
-    src, dst = device.fs.host(f"{NOTEBOOK}/{old}"), device.fs.host(f"{NOTEBOOK}/{new}")
-    if src.exists() and not dst.exists():
-        os.rename(src, dst)
-        _stamp(device, NOTEBOOK)
+def rename(device: VirtualDevice, old: str, new_name: str) -> bool:
+    """Rename ``old`` within its folder; False when the target exists or the name is empty."""
+    new_name = new_name.strip()
+    if not new_name or any(c in DISALLOWED for c in new_name):
+        return False
+    folder = posixpath.dirname(old)
+    src, dst = device.fs.host(old), device.fs.host(posixpath.join(folder, new_name))
+    if not src.exists() or dst.exists():
+        return False
+    os.rename(src, dst)
+    _stamp(device, folder)
+    return True
 
 
-def delete(device: VirtualDevice, names: list[str]) -> None:
-    for name in names:
-        host = device.fs.host(f"{NOTEBOOK}/{name}")
-        if host.is_file() or host.is_symlink():
+def delete(device: VirtualDevice, paths: list[str]) -> None:
+    """Delete the selected files and folders (folders recursively, like WrMarkorSingleton.deleteSelectedItems)."""
+    for path in paths:
+        host = device.fs.host(path)
+        if host.is_dir() and not host.is_symlink():
+            shutil.rmtree(host, ignore_errors=True)
+        elif host.exists() or host.is_symlink():
             host.unlink()
-    _stamp(device, NOTEBOOK)
+        _stamp(device, posixpath.dirname(path))
 
 
 def title_of(path: str) -> str:
-    """The editor's title: the file name without its extension (``notes.md`` -> ``notes``)."""
+    """The document title: the file name without its extension (``Document.java:74``)."""
     name = posixpath.basename(path)
     stem, dot, _ = name.rpartition(".")
     return stem if dot and stem else name
 
 
-def human_size(size: int) -> str:
-    """``0 B``, ``12 B``, ``1.5 KB``, ``3.0 MB``."""
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
+# ---------------------------------------------------------------------------------------------- prefs
+def load_prefs(device: VirtualDevice) -> shared_prefs.Prefs:
+    return shared_prefs.load(device, PREFS)
+
+
+def save_prefs(device: VirtualDevice, prefs: shared_prefs.Prefs) -> None:
+    shared_prefs.save(device, PREFS, prefs)
+
+
+def preview_state(device: VirtualDevice, path: str) -> bool:
+    """Whether ``path`` opens in view mode: its remembered state while the file exists, else the global
+    "open in view mode" default, which is off (AppSettings.getDocumentPreviewState)."""
+    if not exists(device, path):
+        return False
+    return load_prefs(device).get_bool(PREVIEW_STATE + path, False)
+
+
+def set_preview_state(device: VirtualDevice, path: str, viewing: bool) -> None:
+    """Remember the mode ``path`` was left in (written only when it changes)."""
+    prefs = load_prefs(device)
+    if prefs.entries.get(PREVIEW_STATE + path) != ("boolean", viewing):
+        prefs.put_bool(PREVIEW_STATE + path, viewing)
+        save_prefs(device, prefs)
+
+
+def last_extension(device: VirtualDevice) -> str:
+    return load_prefs(device).get_str(LAST_EXTENSION, DEFAULT_EXTENSION)
+
+
+def set_last_extension(device: VirtualDevice, ext: str) -> None:
+    """Remember the new file dialog's extension for next time (written only when it changes)."""
+    prefs = load_prefs(device)
+    if prefs.entries.get(LAST_EXTENSION) != ("string", ext):
+        prefs.put_str(LAST_EXTENSION, ext)
+        save_prefs(device, prefs)
