@@ -1,5 +1,30 @@
 """Retro Music (``code.name.monkey.retromusic``): songs, playing queue, playlists, drag reordering; the
-Ordered Collection family's app. The virtual build uses Retro Music's own ids and strings; verified there."""
+Ordered Collection family's app.
+
+Every selector comes from the table of the installed build (``tables/code.name.monkey.retromusic``, read from
+RetroMusicPlayer/RetroMusicPlayer at the 6.1.0 commit and the AppCompat / Material sources it draws with).
+Structure and behaviour this profile relies on, from the same sources:
+
+- A list row is a child of the screen's RecyclerView: ``recycler_view`` on the library tabs
+  (fragment_main_recycler.xml), ``recyclerView`` on the playlist detail and the queue. Rows are read from
+  those children only: ``@id/title`` also names the playlist detail's header (its name), the player's song
+  title and every popup menu item (AppCompat's ListMenuItemView). Parts (title, menu, drag handle) belong to
+  the row that contains them, so a Playlists card (``item_grid``, two columns: integers.xml
+  default_grid_columns) is never paired with its neighbour's menu.
+- What the app draws over a list hides the rows under it: the mini player (56 dp above the bottom navigation,
+  the list only padded by that much), the bottom navigation, the Songs tab's shuffle button and the queue's
+  "Clear queue" button. A row is used only when the part to touch is inside the list and clear of those; else
+  the list is scrolled, by a swipe inside the list's clear part of its height less the tallest row.
+- "New playlist" is an item of the Playlists toolbar's overflow menu (PlaylistsFragment.onCreateMenu
+  ``menu.add``, no showAsAction), under the AppCompat overflow button "More options".
+- Now playing is the sliding panel over the current screen, opened from the mini player; "Now playing queue"
+  (menu_player.xml ``now_playing``, showAsAction always) is an icon in its bottom toolbar and opens the queue,
+  collapsing the panel; leaving the queue (BACK) expands the panel again (PlayingQueueFragment.onDestroy).
+- A playlist is empty when its empty view (entry ``empty``) shows: after its last song is removed the
+  detail list keeps showing that row (PlaylistDetailsFragment.songs swaps only non-empty lists), and saves it
+  back when the screen is left (onPause -> OrderablePlaylistSongAdapter.saveSongs), so the empty view, not the
+  rows, says when removing is done.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +32,13 @@ import json
 import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from emukit.apps.base import AppProfile, operation
+from emukit.apps.selectors import SelectorTable, table
 from emukit.device.actions import Element
+from emukit.device.driver import parse_bounds
 from emukit.errors import ConfigError, DeviceError
 
 PACKAGE = "code.name.monkey.retromusic"
@@ -19,12 +47,19 @@ PLAYLIST_DB = f"{DATA}/databases/playlist.db"
 QUEUE_DB = f"{DATA}/databases/music_playback_state.db"
 PREFS = f"{DATA}/shared_prefs/{PACKAGE}_preferences.xml"
 MEDIA_DB = "/data/data/com.android.providers.media.module/databases/external.db"
-ROW_H = 189  # a two-line list row (72 dp)
+MAX_SCROLLS = 12  # swipes tried to bring a row into view
 _MEDIA_COLS = ("_id", "title", "track", "year", "duration", "_data", "date_modified", "album_id", "album",
                "artist_id", "artist", "composer", "album_artist")
 _QUEUE_COLS = ", ".join(_MEDIA_COLS)
 _ENTITY_COLS = ("playlist_creator_id, id, title, track_number, year, duration, data, date_modified, album_id, "
                 "album_name, artist_id, artist_name, composer, album_artist")
+#: the screen's list, in the order they are looked for
+_LISTS = ("songs_list", "playlist_detail_list", "queue_list")
+#: what the app draws over a list (the player's container covers it all while Now playing is expanded)
+_OVER_LISTS = ("mini_player", "bottom_nav", "shuffle_fab", "clear_queue", "player_container")
+#: the bottom navigation's items
+_TABS = ("tab_home", "tab_songs", "tab_albums", "tab_artists", "tab_playlists")
+Box = tuple[int, int, int, int]
 
 
 def _song(row: dict[str, Any]) -> dict[str, Any]:
@@ -44,177 +79,296 @@ def _sql(value: Any) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
+# ---------------------------------------------------------------------------------------------- the screen
+def _element(node: ET.Element) -> Element:
+    return Element(text=node.get("text", ""), resource_id=node.get("resource-id", ""),
+                   content_desc=node.get("content-desc", ""), cls=node.get("class", ""),
+                   bounds=parse_bounds(node.get("bounds", "[0,0][0,0]")))
+
+
+def _matches(node: ET.Element, query: dict[str, Any]) -> bool:
+    """Whether a dump node has every field of a table selector (``resourceId``, ``className``, ``text``,
+    ``description``)."""
+    attrs = {"resourceId": "resource-id", "className": "class", "text": "text", "description": "content-desc"}
+    return all(node.get(attrs[k], "") == v for k, v in query.items() if k in attrs)
+
+
+def _height(box: Box) -> int:
+    return box[3] - box[1]
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@dataclass
+class Row:
+    """One row (or grid card) of a list: the list's child and the parts inside it."""
+
+    bounds: Box
+    title: Element
+    parts: dict[str, Element] = field(default_factory=dict)  # "menu", "drag_view" -> element
+
+
+@dataclass
+class Screen:
+    """What one hierarchy dump shows of the app: its list, the list's rows, what covers the list."""
+
+    root: ET.Element
+    list_box: Box | None
+    rows: list[Row]
+    covers: list[Box]
+    nodes: list[ET.Element]
+
+    def usable(self, view: Element | Box) -> bool:
+        """Inside the list and clear of everything drawn over it."""
+        box = view.bounds if isinstance(view, Element) else view
+        if self.list_box is not None:
+            lb = self.list_box
+            if not (lb[0] <= box[0] and lb[1] <= box[1] and box[2] <= lb[2] and box[3] <= lb[3]):
+                return False
+        return not any(_overlaps(box, c) for c in self.covers)
+
+    def clear_box(self) -> Box | None:
+        """The list's part above whatever covers its whole width at the bottom (mini player, navigation)."""
+        if self.list_box is None:
+            return None
+        left, top, right, bottom = self.list_box
+        for c in self.covers:
+            if c[0] <= left + (right - left) // 4 and c[2] >= right - (right - left) // 4 and top < c[1] < bottom:
+                bottom = c[1]
+        return left, top, right, bottom
+
+
+def read_screen(xml: str, tbl: SelectorTable) -> Screen:
+    """The list, its rows (each a child of the list holding a ``title``; parts by containment) and the
+    boxes of what covers it, from a hierarchy dump."""
+    root = ET.fromstring(xml)
+    nodes = list(root.iter("node"))
+    listing = None
+    for name in _LISTS:
+        query = tbl.query(name)
+        found = [n for n in nodes if _matches(n, query)]
+        if found:
+            listing = found[-1]  # the topmost when several are in the dump
+            break
+    rows: list[Row] = []
+    if listing is not None:
+        want = {"title": tbl.query("row_title"), "menu": tbl.query("row_menu"),
+                "drag_view": tbl.query("row_drag_handle")}
+        for child in listing.findall("node"):
+            parts: dict[str, Element] = {}
+            for descendant in child.iter("node"):
+                for kind, query in want.items():
+                    if kind not in parts and _matches(descendant, query):
+                        parts[kind] = _element(descendant)
+            title = parts.pop("title", None)
+            if title is not None:
+                rows.append(Row(parse_bounds(child.get("bounds", "[0,0][0,0]")), title, parts))
+    rows.sort(key=lambda r: (r.bounds[1], r.bounds[0]))
+    covers = [parse_bounds(n.get("bounds", "[0,0][0,0]")) for name in _OVER_LISTS
+              for n in nodes if _matches(n, tbl.query(name))]
+    list_box = parse_bounds(listing.get("bounds", "[0,0][0,0]")) if listing is not None else None
+    return Screen(root, list_box, rows, covers, nodes)
+
+
+def list_titles(xml: str, tbl: SelectorTable | None = None) -> list[str]:
+    """Titles of the rows a dump's list shows completely and uncovered, top to bottom (left to right in a
+    grid): the list outcome of the Ordered Collection family."""
+    screen = read_screen(xml, tbl or table(PACKAGE))
+    return [r.title.text for r in screen.rows if _whole(r, screen) and screen.usable(r.title)]
+
+
+def _whole(row: Row, screen: Screen) -> bool:
+    """Whether a row shows in full: a dump clips the bounds of a row cut off at the list's edge, so its height
+    (and its title's) must be the tallest of the list's."""
+    tallest = max(_height(r.bounds) for r in screen.rows)
+    title = max(_height(r.title.bounds) for r in screen.rows)
+    return _height(row.bounds) >= tallest and _height(row.title.bounds) >= title
+
+
 class MusicProfile(AppProfile):
     package = PACKAGE
     name = "music"
     activity = f"{PACKAGE}.activities.MainActivity"
 
     # ------------------------------------------------------------------ rows
-    def _rows(self, elements: list[Element] | None = None) -> list[tuple[Element, dict[str, Element]]]:
-        """(title element, {part id: element}) for each visible list row, top to bottom."""
-        elements = self.driver.elements() if elements is None else elements
-        titles = [e for e in elements if e.resource_id == self.rid("title")]
-        parts = [e for e in elements if e.resource_id in (self.rid("menu"), self.rid("drag_view"))]
-        rows = []
-        for title in titles:
-            top, bottom = title.bounds[1], title.bounds[3]
-            mid = (top + bottom) // 2
-            found = {p.resource_id.rsplit("/", 1)[1]: p for p in parts if p.bounds[1] <= mid < p.bounds[3]}
-            rows.append((title, found))
-        return rows
+    def _screen(self) -> Screen:
+        return read_screen(self.driver.hierarchy(), self.table)
 
-    def _list_box(self, elements: list[Element]) -> tuple[int, int, int, int] | None:
-        """Bounds of the on-screen list (RecyclerView)."""
-        return next((e.bounds for e in elements if e.resource_id == self.rid("recycler_view")), None)
+    def _rows(self) -> list[Row]:
+        """The rows of the list on screen, top to bottom."""
+        return self._screen().rows
 
-    @staticmethod
-    def _whole(row: tuple[Element, dict[str, Element]], rows: list[tuple[Element, dict[str, Element]]],
-               box: tuple[int, int, int, int] | None) -> bool:
-        """Whether the row is wholly on screen: inside the list, and its title and buttons as tall as the
-        tallest of their kind (a hierarchy dump clips the bounds of a row cut off at the list's edge)."""
-        def height(view: Element) -> int:
-            return view.bounds[3] - view.bounds[1]
+    def _ready(self, row: Row, screen: Screen, parts: Sequence[str]) -> bool:
+        """The row shows in full and its title and ``parts`` can be touched."""
+        views = [row.title, *(row.parts[p] for p in parts if p in row.parts)]
+        return _whole(row, screen) and all(screen.usable(v) for v in views) and all(p in row.parts for p in parts)
 
-        tallest: dict[str, int] = {}
-        for title, parts in rows:
-            for kind, view in {"title": title, **parts}.items():
-                tallest[kind] = max(tallest.get(kind, 0), height(view))
-        for kind, view in {"title": row[0], **row[1]}.items():
-            if height(view) < tallest[kind]:
-                return False
-            if box is not None and not (box[1] <= view.bounds[1] and view.bounds[3] <= box[3]):
-                return False
-        return True
-
-    def _scroll(self, box: tuple[int, int, int, int], down: bool) -> None:
-        """One swipe that moves the list by its height less a row (a cut-off row ends up whole)."""
-        top, bottom = box[1], box[3]
-        dy = max(200, bottom - top - ROW_H - 12)
+    def _scroll(self, screen: Screen, down: bool) -> None:
+        """One swipe inside the list's clear part, by its height less the tallest row (so a row cut off at one
+        edge ends up whole); ``down`` moves the content up."""
+        box = screen.clear_box()
+        if box is None:
+            raise DeviceError(f"{self.driver.serial}: no list on screen to scroll")
+        tallest = max((_height(r.bounds) for r in screen.rows), default=0)
+        margin = self.driver.dp(16)
+        dy = max(self.driver.dp(48), _height(box) - tallest - 2 * margin)
         x = (box[0] + box[2]) // 2
         if down:
-            self.driver.swipe(x, bottom - 24, x, bottom - 24 - dy, 400)
+            self.driver.swipe(x, box[3] - margin, x, box[3] - margin - dy, 600)
         else:
-            self.driver.swipe(x, top + 24, x, top + 24 + dy, 400)
+            self.driver.swipe(x, box[1] + margin, x, box[1] + margin + dy, 600)
 
-    def _row(self, title: str) -> tuple[Element, dict[str, Element]]:
-        """The row titled ``title``, scrolled wholly into view. A list sorted by title (the Songs tab) is
-        scrolled straight towards it; otherwise down first, then up once the end is reached."""
-        return self._locate(title)[0]
-
-    def _locate(self, title: str) -> tuple[tuple[Element, dict[str, Element]], list[Element]]:
-        """:meth:`_row` with the screen's elements it was found on."""
+    def _locate(self, title: str, parts: Sequence[str] = ()) -> tuple[Row, Screen]:
+        """The row titled ``title``, scrolled into view whole and with ``parts`` clear. A list sorted by title
+        (the Songs tab) is scrolled straight towards it; otherwise down first, then up once the end is
+        reached."""
         down: bool | None = None
         last: list[str] | None = None
-        for _ in range(12):
-            elements = self.driver.elements()
-            box = self._list_box(elements)
-            rows = self._rows(elements)
-            texts = [r[0].text for r in rows]
-            match = next((r for r in rows if r[0].text == title), None)
-            if match is not None and self._whole(match, rows, box):
-                return match, elements
-            if box is None:
+        for _ in range(MAX_SCROLLS):
+            screen = self._screen()
+            texts = [r.title.text for r in screen.rows]
+            match = next((r for r in screen.rows if r.title.text == title), None)
+            if match is not None and self._ready(match, screen, parts):
+                return match, screen
+            if screen.list_box is None:
                 break
-            if match is not None:  # cut off at an edge: at the top, scroll up; at the bottom, down
-                down = not any(v.bounds[1] <= box[1] for v in (match[0], *match[1].values()))
+            if match is not None:  # cut off or covered: near the top, scroll up; else down
+                box = screen.clear_box() or screen.list_box
+                down = match.bounds[1] > (box[1] + box[3]) // 2
             elif texts == last:  # the last swipe did not move the list: at an end
                 down = not down
             elif down is None:
                 keys = [t.lower() for t in texts]
                 down = not (len(keys) > 1 and keys == sorted(keys) and title.lower() < keys[0])
             last = texts
-            self._scroll(box, down)
-        raise DeviceError(f"{self.driver.serial}: no row titled {title!r}")
+            self._scroll(screen, bool(down))
+        raise DeviceError(f"{self.driver.serial}: no row titled {title!r} could be brought into view")
 
-    def _row_menu(self, title: str, item: str) -> None:
-        (_title, parts), elements = self._locate(title)
-        if "menu" not in parts:
-            raise DeviceError(f"{self.driver.serial}: row {title!r} has no menu")
-        # tap the row's "More options" by selector (the n-th one on screen), so the recorded action names it
-        menus = [e for e in elements if e.resource_id == self.rid("menu")]
-        tapped = self.driver.tap(resourceId=self.rid("menu"), instance=menus.index(parts["menu"]))
-        b, t = parts["menu"].bounds, tapped.element.bounds if tapped.element is not None else None
+    def _open_row_menu(self, title: str) -> None:
+        """Open the popup menu of the row titled ``title`` (its item is tapped next)."""
+        row, screen = self._locate(title, ("menu",))
+        menu = row.parts["menu"]
+        # tap the row's menu by selector (the n-th one in the dump), so the recorded action names it
+        query = self.table.query("row_menu")
+        menus = [_element(n) for n in screen.nodes if _matches(n, query)]
+        tapped = self.driver.tap(**self.sel("row_menu"), instance=menus.index(menu))
+        b, t = menu.bounds, tapped.element.bounds if tapped.element is not None else None
         if t is not None and not (t[0] <= b[0] and t[1] <= b[1] and b[2] <= t[2] and b[3] <= t[3]):
-            raise DeviceError(f"{self.driver.serial}: tapped the menu at {tapped.element.bounds}, not the one of "
-                              f"row {title!r}")
-        self.driver.tap(text=item)
+            raise DeviceError(f"{self.driver.serial}: tapped the menu at {t}, not the one of row {title!r}")
 
     # ------------------------------------------------------------------ library
     @operation
     def tab(self, name: str) -> None:
-        """Songs, Albums, Artists or Playlists."""
-        self.driver.tap(description=name)
+        """A bottom navigation item by its label: For you, Songs, Albums, Artists or Playlists."""
+        labels = [self.table.desc(e) for e in _TABS]
+        if name not in labels:
+            raise ConfigError(f"music.tab: no tab {name!r} (the bottom navigation has {', '.join(labels)})")
+        self.driver.tap(**self.sel("bottom_tab", label=name))
 
     @operation
     def add_to_queue(self, title: str) -> None:
-        self._row_menu(title, "Add to playing queue")
+        self._open_row_menu(title)
+        self.driver.tap(**self.sel("song_add_to_queue"))
 
     @operation
     def play_next(self, title: str) -> None:
-        self._row_menu(title, "Play next")
+        self._open_row_menu(title)
+        self.driver.tap(**self.sel("song_play_next"))
 
     @operation
     def play(self, title: str) -> None:
         """Tap the song: the queue becomes this list, starting at the song."""
-        row, _ = self._row(title)
-        self.driver.tap(*row.center)
+        row, _ = self._locate(title)
+        self.driver.tap(*row.title.center)
 
     @operation
     def add_to_playlist(self, title: str, playlist: str) -> None:
-        self._row_menu(title, "Add to playlist")
-        self.driver.tap(resourceId="android:id/text1", text=playlist)
+        self._open_row_menu(title)
+        self.driver.tap(**self.sel("song_add_to_playlist"))
+        self.driver.tap(**self.sel("add_to_playlist_choice", playlist=playlist))
 
     # ------------------------------------------------------------------ playlists
     @operation
     def create_playlist(self, name: str) -> None:
-        self.driver.tap(description="Playlists")
-        self.driver.tap(description="New playlist")
-        self.driver.tap(resourceId=self.rid("actionNewPlaylist"))
+        """Playlists tab, "More options", "New playlist", type the name, "Create"."""
+        self.driver.tap(**self.sel("tab_playlists"))
+        self.driver.tap(**self.sel("more_options"))
+        self.driver.tap(**self.sel("menu_new_playlist"))
+        self.driver.tap(**self.sel("new_playlist_name"))
         self.driver.type_text(name)
-        self.driver.tap(text="Create")
+        self.driver.tap(**self.sel("new_playlist_create"))
 
     @operation
     def open_playlist(self, name: str) -> None:
-        self.driver.tap(description="Playlists")
-        self.driver.tap(resourceId=self.rid("title"), text=name)
-        self.driver.element(resourceId=self.rid("toolbar_title"), text=name)
+        """Tap the playlist's card on the Playlists tab; the detail screen shows its name in the header."""
+        self.driver.tap(**self.sel("tab_playlists"))
+        self._locate(name)
+        self.driver.tap(**self.sel("row_title"), text=name)
+        self.driver.element(**self.sel("playlist_header_title"), text=name)
+        self.driver.element(**self.sel("playlist_collapsing_bar"))
 
     @operation
     def remove_from_playlist(self, title: str) -> None:
-        self._row_menu(title, "Remove from playlist")
-        self.driver.tap(resourceId="android:id/button1")
+        self._open_row_menu(title)
+        self.driver.tap(**self.sel("playlist_song_remove"))
+        self.driver.tap(**self.sel("remove_song_confirm"))
 
     @operation
     def delete_playlist(self, name: str) -> None:
-        self.driver.tap(description="Playlists")
-        self._row_menu(name, "Delete")
-        self.driver.tap(resourceId="android:id/button1")
+        self.driver.tap(**self.sel("tab_playlists"))
+        self._open_row_menu(name)
+        self.driver.tap(**self.sel("playlist_delete"))
+        self.driver.tap(**self.sel("delete_playlist_confirm"))
 
     # ------------------------------------------------------------------ player
     @operation
     def open_now_playing(self) -> None:
-        self.driver.tap(resourceId=self.rid("miniPlayerTitle"))
-        self.driver.element(description="Playing queue")
+        """Tap the mini player: the panel expands to Now playing (its toolbar has "Now playing queue")."""
+        self.driver.tap(**self.sel("mini_player_title"))
+        self.driver.element(**self.sel("now_playing_queue"))
 
     @operation
     def open_queue(self) -> None:
-        self.driver.tap(description="Playing queue")
+        """"Now playing queue" in the Now playing toolbar: the playing queue."""
+        self.driver.tap(**self.sel("now_playing_queue"))
+        self.driver.element(**self.sel("queue_list"))
 
     @operation
     def back(self) -> None:
         self.driver.back()
 
+    @operation
+    def scroll_to_top(self) -> None:
+        """Swipe the list on screen towards its top until its rows stop changing. Ends the same way whatever
+        scrolling came before: at the top, and on the Songs tab with the shuffle button shown (it hides on a
+        scroll down and shows on a scroll up, AbsRecyclerViewFragment.kt:69-80). The list stays in the
+        hierarchy under an expanded Now playing, so two runs that leave it differently differ there."""
+        last: list[str] | None = None
+        for _ in range(MAX_SCROLLS):
+            screen = self._screen()
+            if screen.list_box is None:
+                return
+            texts = [r.title.text for r in screen.rows]
+            if texts == last:
+                return
+            last = texts
+            self._scroll(screen, down=False)
+        raise DeviceError(f"{self.driver.serial}: the list did not reach its top")
+
     # ------------------------------------------------------------------ reorder (playlist detail or queue)
     @operation
     def move(self, from_index: int, to_index: int, method: str = "swipe") -> None:
-        """Drag the row at ``from_index`` by its handle onto the row at ``to_index`` (visible rows, 0-based);
-        ``method``: "swipe" (``input swipe`` with a duration) or "drag" (long-press drag)."""
-        rows = self._rows()
-        handle = rows[from_index][1].get("drag_view")
-        if handle is None:
-            raise DeviceError(f"{self.driver.serial}: row {from_index} has no drag handle")
+        """Drag the row at ``from_index`` by its handle onto the row at ``to_index`` (rows of the list on
+        screen, 0-based); ``method``: "swipe" (``input swipe`` with a duration) or "drag" (long-press drag)."""
+        screen = self._screen()
+        rows = screen.rows
+        handle = rows[from_index].parts.get("drag_view")
+        if handle is None or not screen.usable(handle):
+            raise DeviceError(f"{self.driver.serial}: row {from_index} has no drag handle to touch")
         x1, y1 = handle.center
-        y2 = rows[to_index][0].center[1]
+        y2 = rows[to_index].title.center[1]
         if method == "drag":
             self.driver.drag(x1, y1, x1, y2, 1000, element=handle)
         else:
@@ -222,7 +376,7 @@ class MusicProfile(AppProfile):
 
     @operation
     def moves(self, moves: Sequence[Sequence[int]], method: str = "swipe") -> None:
-        """Several handle drags in a row: ``[[from, to], ...]`` (visible rows, 0-based, each on the order the
+        """Several handle drags in a row: ``[[from, to], ...]`` (rows on screen, 0-based, each on the order the
         previous drags left)."""
         for frm, to in moves:
             self.move(int(frm), int(to), method)
@@ -250,18 +404,21 @@ class MusicProfile(AppProfile):
 
     @operation
     def remove_all_from_playlist(self) -> None:
-        """On an open playlist: "Remove from playlist" for the top row until the playlist is empty."""
+        """On an open playlist: "Remove from playlist" for the top row until the empty view shows."""
+        empty = self.table.query("empty")
         for _ in range(200):
-            rows = self._rows()
-            if not rows:
-                self.driver.element(resourceId=self.rid("empty"))
+            screen = self._screen()
+            if any(_matches(n, empty) for n in screen.nodes):
                 return
-            self.remove_from_playlist(rows[0][0].text)
+            if not screen.rows:
+                raise DeviceError(f"{self.driver.serial}: the playlist shows neither rows nor its empty view")
+            self.remove_from_playlist(screen.rows[0].title.text)
         raise DeviceError(f"{self.driver.serial}: the playlist did not become empty")
 
     def visible_titles(self) -> list[str]:
-        """Titles of the visible list rows, top to bottom (an observation helper, not an action)."""
-        return [title.text for title, _ in self._rows()]
+        """Titles of the rows the list on screen shows in full, top to bottom (an observation helper, not an
+        action)."""
+        return list_titles(self.driver.hierarchy(), self.table)
 
     # ------------------------------------------------------------------ setup only (adb-side, never shown)
     # A template's ``setup`` may give the app a starting collection that both branches share (an existing
@@ -314,16 +471,17 @@ class MusicProfile(AppProfile):
 
     def seed_queue(self, titles: Sequence[str], position: int = 0) -> None:
         """Setup: the saved playing queue becomes ``titles`` with song ``position`` current (not playing,
-        at 0:00), as MusicService restores it on the next start; the app is stopped first."""
+        at 0:00), as MusicService restores it on the next start (both queues of one size and a saved
+        POSITION, MusicService.restoreQueuesAndPositionIfNecessary); the app is stopped first."""
         self._setup_only("seed_queue")
         songs = self._media(titles)
         self.driver.shell(f"am force-stop {PACKAGE}", check=True)
         rows = ", ".join("(" + ", ".join(_sql(s[c]) for c in _MEDIA_COLS) + ")" for s in songs)
         statements = []
-        for table in ("playing_queue", "original_playing_queue"):
-            statements.append(f"DELETE FROM {table}")
+        for tbl in ("playing_queue", "original_playing_queue"):
+            statements.append(f"DELETE FROM {tbl}")
             if rows:
-                statements.append(f"INSERT INTO {table} ({_QUEUE_COLS}) VALUES {rows}")
+                statements.append(f"INSERT INTO {tbl} ({_QUEUE_COLS}) VALUES {rows}")
         self._write(QUEUE_DB, statements)
         current = self.driver.shell(f"cat {PREFS} 2>/dev/null").text.strip()
         try:

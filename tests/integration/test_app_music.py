@@ -14,16 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from emukit.apps.selectors import table
 from emukit.media import make_mp3
 from tests.integration.helpers import emu
 
 PKG = "code.name.monkey.retromusic"
+T = table(PKG)
 MAIN = f"{PKG}/.activities.MainActivity"
-RID = f"{PKG}:id/"
 SONGS = ("Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord", "Grove", "Heath", "Isle", "Juniper")
 BASE = "music_base"
-
-
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +37,7 @@ def u2(vdevice, adb_device, adb_server):
                          f"-d file:///sdcard/Music/{title.lower()}.mp3")
     adb_device.shell(f"am start -n {MAIN}")
     d = uiautomator2.connect(vdevice.serial)
-    assert d(resourceId=RID + "title", text="Amber").wait(timeout=10)
+    assert d(resourceId=T.rid("row_title"), text="Amber").wait(timeout=10)
     assert "OK" in emu(adb_server, vdevice.serial, "avd", "snapshot", "save", BASE)
     yield d
     d.stop_uiautomator()
@@ -72,46 +71,87 @@ def playlist(adb_device, tmp_path: Path, name: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------ UI steps
+def _list_xpath() -> str:
+    """The screen's RecyclerView: ``recycler_view`` on the library tabs, ``recyclerView`` on details."""
+    ids = [T.rid(n) for n in ("songs_list", "playlist_detail_list", "queue_list")]
+    return "//*[" + " or ".join(f'@resource-id="{i}"' for i in ids) + "]"
+
+
 def row_part(d, title: str, part: str):
-    return d.xpath(f'//*[@resource-id="{RID}title"][@text="{title}"]/../*[@resource-id="{RID}{part}"]')
+    """A part of the list row titled ``title``: the list's child that contains that title."""
+    return d.xpath(f'{_list_xpath()}/*[.//*[@resource-id="{T.rid("row_title")}"][@text="{title}"]]'
+                   f'//*[@resource-id="{T.rid(part)}"]')
+
+
+def list_titles(d) -> list[str]:
+    return [el.text for el in d.xpath(f'{_list_xpath()}/*//*[@resource-id="{T.rid("row_title")}"]').all()]
+
+
+def _covered(d, bounds: tuple[int, int, int, int]) -> bool:
+    """Whether the mini player, the bottom navigation or a floating button is drawn over ``bounds``."""
+    for entry in ("mini_player", "bottom_nav", "shuffle_fab", "clear_queue"):
+        el = d(resourceId=T.rid(entry))
+        if el.exists:
+            b = el.info["bounds"]
+            if b["left"] < bounds[2] and bounds[0] < b["right"] and b["top"] < bounds[3] and bounds[1] < b["bottom"]:
+                return True
+    return False
+
+
+def reveal(d, title: str, part: str) -> None:
+    """Scroll the list until the row's ``part`` shows clear of what is drawn over the list."""
+    for _ in range(6):
+        found = row_part(d, title, part)
+        if found.exists and not _covered(d, found.get().bounds):
+            return
+        box = d.xpath(_list_xpath()).get().bounds
+        x = box[0] + 100
+        d.swipe(x, box[1] + (box[3] - box[1]) * 2 // 3, x, box[1] + 60, 0.3)
+    raise AssertionError(f"row {title!r} stays covered")
 
 
 def song_menu(d, title: str, item: str) -> None:
-    """Scroll the list to ``title``, open its "More options" menu and pick ``item``."""
-    if not d(resourceId=RID + "title", text=title).exists:
-        d(scrollable=True).scroll.to(resourceId=RID + "title", text=title)
-    row_part(d, title, "menu").click()
-    d(text=item).click()
+    """Bring the row titled ``title`` clear into view, open its menu and pick ``item`` (a table entry)."""
+    reveal(d, title, "row_menu")
+    row_part(d, title, "row_menu").click()
+    d(text=T.text(item)).click()
 
 
-def to_tab(d, name: str) -> None:
-    d(description=name).click()
+def to_tab(d, entry: str) -> None:
+    d(resourceId=T.rid(entry), description=T.desc(entry)).click()
 
 
 def add_to_playlist(d, title: str, name: str) -> None:
-    song_menu(d, title, "Add to playlist")
-    d(resourceId="android:id/text1", text=name).click()
+    song_menu(d, title, "song_add_to_playlist")
+    d(resourceId=T.rid("add_to_playlist_choice"), text=name).click()
 
 
 def create_playlist(d, name: str) -> None:
-    to_tab(d, "Playlists")
-    d(description="New playlist").click()
-    d(resourceId=RID + "actionNewPlaylist").set_text(name)
-    d(text="Create").click()
+    """"New playlist" is in the Playlists toolbar's overflow menu."""
+    to_tab(d, "tab_playlists")
+    d(description=T.desc("more_options")).click()
+    d(text=T.text("menu_new_playlist")).click()
+    d(resourceId=T.rid("new_playlist_name")).set_text(name)
+    d(resourceId=T.rid("dialog_positive"), text=T.text("new_playlist_create")).click()
 
 
 def open_playlist(d, name: str) -> None:
-    to_tab(d, "Playlists")
-    d(resourceId=RID + "title", text=name).click()
-    assert d(resourceId=RID + "toolbar").child(text=name).exists
+    to_tab(d, "tab_playlists")
+    row_part(d, name, "row_title").click()
+    assert d(resourceId=T.rid("playlist_header_title"), text=name).wait(timeout=5)
+
+
+def open_queue(d) -> None:
+    d(resourceId=T.rid("mini_player_title")).click()  # Now playing: the panel expands
+    d(resourceId=T.rid("now_playing_queue"), description=T.desc("now_playing_queue")).click()
 
 
 def handle(d, title: str) -> tuple[int, int]:
-    return row_part(d, title, "drag_view").get().center()
+    return row_part(d, title, "row_drag_handle").get().center()
 
 
 def row_y(d, title: str) -> int:
-    return d(resourceId=RID + "title", text=title).center()[1]
+    return row_part(d, title, "row_title").get().center()[1]
 
 
 # ------------------------------------------------------------------------------------------ tests
@@ -119,21 +159,20 @@ def row_y(d, title: str) -> int:
                                    ("Birch", "Dune", "Cedar", "Elm", "Amber")])
 def test_playing_queue_appends_in_two_orders(d, adb_device, tmp_path, order) -> None:
     for title in order:
-        song_menu(d, title, "Add to playing queue")
-    d(resourceId=RID + "miniPlayerTitle").click()  # the Now playing anchor
-    assert d(resourceId=RID + "title", text=order[0]).exists
+        song_menu(d, title, "song_add_to_queue")
+    d(resourceId=T.rid("mini_player_title")).click()  # the Now playing anchor
+    assert d(resourceId=T.rid("player_title"), text=order[0]).exists
     assert queue(adb_device, tmp_path) == list(order)
-    d(description="Playing queue").click()
-    titles = [el.text for el in d.xpath(f'//*[@resource-id="{RID}recycler_view"]//*[@resource-id="{RID}title"]')
-              .all()]
-    assert titles == list(order)
+    d(description=T.desc("now_playing_queue")).click()
+    assert d(text=T.text("queue_title")).exists
+    assert list_titles(d) == list(order)
+    assert not d(resourceId=T.rid("mini_player")).exists  # the queue hides the sliding panel
 
 
 def test_queue_drag_insertions_head_middle_tail(d, adb_device, tmp_path) -> None:
     for title in SONGS[:6]:
-        song_menu(d, title, "Add to playing queue")
-    d(resourceId=RID + "miniPlayerTitle").click()
-    d(description="Playing queue").click()
+        song_menu(d, title, "song_add_to_queue")
+    open_queue(d)
     x, y = handle(d, "Elm")  # head, with `input swipe` held for a second
     adb_device.shell(f"input swipe {x} {y} {x} {row_y(d, 'Amber')} 1000")
     assert queue(adb_device, tmp_path) == ["Elm", "Amber", "Birch", "Cedar", "Dune", "Fjord"]
@@ -143,11 +182,13 @@ def test_queue_drag_insertions_head_middle_tail(d, adb_device, tmp_path) -> None
     x, y = handle(d, "Fjord")  # middle, with uiautomator2's drag
     d.drag(x, y, x, row_y(d, "Cedar"), 0.5)
     assert queue(adb_device, tmp_path) == ["Elm", "Birch", "Fjord", "Cedar", "Dune", "Amber"]
+    d.press("back")  # leaving the queue expands Now playing again
+    assert d(resourceId=T.rid("now_playing_queue")).exists
 
 
 def test_ten_item_playlist_hidden_suffix(d, adb_device, tmp_path, vdevice, adb_server) -> None:
     create_playlist(d, "Ten")
-    to_tab(d, "Songs")
+    to_tab(d, "tab_songs")
     for title in SONGS[:8]:
         add_to_playlist(d, title, "Ten")
     assert "OK" in emu(adb_server, vdevice.serial, "avd", "snapshot", "save", "music_prefix8")
@@ -160,25 +201,27 @@ def test_ten_item_playlist_hidden_suffix(d, adb_device, tmp_path, vdevice, adb_s
         assert songs[:8] == list(SONGS[:8]) and len(songs) == 10
         suffixes[last_two] = songs[8:]
         open_playlist(d, "Ten")
+        assert "Ten" not in list_titles(d)  # the header's name is not a row
         if d(scrollable=True).exists:
             d(scrollable=True).scroll.toEnd()
-        assert d(resourceId=RID + "title", text=last_two[1]).exists
+        assert row_part(d, last_two[1], "row_title").exists
     assert suffixes == {("Isle", "Juniper"): ["Isle", "Juniper"], ("Juniper", "Isle"): ["Juniper", "Isle"]}
 
 
 def test_remove_all_then_rebuild_in_another_order(d, adb_device, tmp_path) -> None:
     create_playlist(d, "Reset")
-    to_tab(d, "Songs")
+    to_tab(d, "tab_songs")
     for title in ("Amber", "Birch", "Cedar", "Dune"):
         add_to_playlist(d, title, "Reset")
     open_playlist(d, "Reset")
     for title in ("Cedar", "Amber", "Dune", "Birch"):
-        song_menu(d, title, "Remove from playlist")
-        d(text="Remove").click()
-    assert d(text="Playlist is empty").exists
+        song_menu(d, title, "playlist_song_remove")
+        d(resourceId=T.rid("dialog_positive"), text=T.text("remove_song_confirm")).click()
+    assert d(resourceId=T.rid("empty")).exists
     assert playlist(adb_device, tmp_path, "Reset") == []
-    d.press("back")
-    to_tab(d, "Songs")
+    d.press("back")  # the detail saves the row it still shows (PlaylistDetailsFragment.onPause)
+    assert playlist(adb_device, tmp_path, "Reset") == ["Birch"]
+    to_tab(d, "tab_songs")
     for title in ("Dune", "Birch", "Amber", "Cedar"):
         add_to_playlist(d, title, "Reset")
     assert playlist(adb_device, tmp_path, "Reset") == ["Dune", "Birch", "Amber", "Cedar"]
@@ -187,33 +230,33 @@ def test_remove_all_then_rebuild_in_another_order(d, adb_device, tmp_path) -> No
 def test_two_playlists_with_interleaved_additions(d, adb_device, tmp_path) -> None:
     create_playlist(d, "Target")
     create_playlist(d, "Distractor")
-    to_tab(d, "Songs")
+    to_tab(d, "tab_songs")
     for title, name in (("Elm", "Target"), ("Elm", "Distractor"), ("Amber", "Distractor"), ("Birch", "Target"),
                         ("Dune", "Distractor"), ("Cedar", "Target")):
         add_to_playlist(d, title, name)
     assert playlist(adb_device, tmp_path, "Target") == ["Elm", "Birch", "Cedar"]
     assert playlist(adb_device, tmp_path, "Distractor") == ["Elm", "Amber", "Dune"]
     open_playlist(d, "Target")
-    shown = [el.text for el in d.xpath(f'//*[@resource-id="{RID}recycler_view"]//*[@resource-id="{RID}title"]').all()]
-    assert shown == ["Elm", "Birch", "Cedar"]
+    assert list_titles(d) == ["Elm", "Birch", "Cedar"]
 
 
 def test_playlist_create_and_delete_through_the_ui(d, adb_device, tmp_path) -> None:
-    to_tab(d, "Playlists")
-    assert d(text="You have no playlists").exists
-    d(description="New playlist").click()
-    d(resourceId=RID + "actionNewPlaylist").click()
+    to_tab(d, "tab_playlists")
+    assert d(resourceId=T.rid("empty_text"), text=T.text("no_playlists")).exists
+    d(description=T.desc("more_options")).click()
+    d(text=T.text("menu_new_playlist")).click()
+    d(resourceId=T.rid("new_playlist_name")).click()
     adb_device.shell("input text Gym")  # typed through the soft keyboard's field
-    d(text="Create").click()
+    d(text=T.text("new_playlist_create")).click()
     db = pull_db(adb_device, tmp_path, "playlist.db")
     assert db.execute("SELECT playlist_name FROM PlaylistEntity").fetchall() == [("Gym",)]
-    song_menu(d, "Gym", "Delete")
-    assert d(resourceId="android:id/message", text="Delete the playlist Gym?").exists
+    song_menu(d, "Gym", "playlist_delete")
+    assert d(resourceId=T.rid("dialog_message"), text="Delete the playlist Gym?").exists
     d.press("back")  # BACK cancels the dialog
-    assert not d(resourceId="android:id/message").exists
-    song_menu(d, "Gym", "Delete")
-    d(resourceId="android:id/button1", text="Delete").click()
-    assert d(text="You have no playlists").exists
+    assert not d(resourceId=T.rid("dialog_message")).exists
+    song_menu(d, "Gym", "playlist_delete")
+    d(resourceId=T.rid("dialog_positive"), text=T.text("delete_playlist_confirm")).click()
+    assert d(resourceId=T.rid("empty_text"), text=T.text("no_playlists")).exists
     db = pull_db(adb_device, tmp_path, "playlist.db")
     assert db.execute("SELECT COUNT(*) FROM PlaylistEntity").fetchone() == (0,)
     assert d.app_current()["activity"].endswith("activities.MainActivity")

@@ -1,6 +1,6 @@
 """The virtual Retro Music app, driven in-process through the window manager (taps, swipes, drags, keys,
 typing) and checked in the places the real app keeps its state: playlist.db, music_playback_state.db, the
-default shared prefs and the media index."""
+default shared prefs and the media index; and at the moments the real app writes them."""
 
 from __future__ import annotations
 
@@ -10,18 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from emukit.vdevice.apps.music import MusicApp
-from emukit.vdevice.apps.music.const import MEDIA_DB, PKG, PLAYLIST_DB, PREFS_XML, QUEUE_DB
-from emukit.vdevice.device import VirtualDevice
 from emukit.media import make_mp3, read_tags
+from emukit.vdevice.apps.music import MusicApp, playback
+from emukit.vdevice.apps.music.const import (
+    MEDIA_DB,
+    PKG,
+    PLAYLIST_DB,
+    PREFS_XML,
+    QUEUE_DB,
+    T,
+)
+from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.ui.view import View
 
 TITLES = ("Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord", "Grove", "Heath", "Isle", "Juniper", "Kestrel")
 BACK = 4
-
-
-def rid(name: str) -> str:
-    return f"{PKG}:id/{name}"
 
 
 @pytest.fixture
@@ -53,35 +56,82 @@ def find(dev: VirtualDevice, **attrs: object) -> View:
     return found
 
 
+def absent(dev: VirtualDevice, **attrs: object) -> bool:
+    return dev.wm.find_view(lambda v: all(getattr(v, k) == val for k, val in attrs.items())) is None
+
+
 def tap(dev: VirtualDevice, **attrs: object) -> None:
     dev.wm.tap(*find(dev, **attrs).center)
 
 
-def texts(dev: VirtualDevice, name: str = "title") -> list[str]:
-    return [v.text for v in views(dev) if v.resource_id == rid(name)]
+def the_list(dev: VirtualDevice) -> View:
+    """The screen's RecyclerView (library tabs, playlist detail or queue)."""
+    for name in ("songs_list", "playlist_detail_list", "queue_list"):
+        found = dev.wm.find_view(lambda v, n=name: v.resource_id == T.rid(n) and v.cls == T.cls(n))
+        if found is not None:
+            return found
+    raise AssertionError("no list on screen")
+
+
+def texts(dev: VirtualDevice) -> list[str]:
+    """Titles of the list's rows (only rows: the list's children)."""
+    return [v.text for row in the_list(dev).children for v in row.walk() if v.resource_id == T.rid("row_title")]
 
 
 def row_of(dev: VirtualDevice, title: str) -> View:
-    """The list row showing ``title``."""
-    for win in dev.wm.windows():
-        for v in win.walk():
-            if any(c.resource_id == rid("title") and c.text == title for c in v.children):
-                return v
+    """The list's child showing ``title``."""
+    for row in the_list(dev).children:
+        if any(v.resource_id == T.rid("row_title") and v.text == title for v in row.walk()):
+            return row
     raise AssertionError(f"no row {title!r}")
 
 
-def row_part(row: View, name: str) -> View:
-    return next(c for c in row.walk() if c.resource_id == rid(name))
+def row_part(row: View, entry: str) -> View:
+    return next(v for v in row.walk() if v.resource_id == T.rid(entry))
+
+
+def covered(dev: VirtualDevice, view: View) -> bool:
+    """Whether the mini player, the bottom navigation or a floating button is drawn over ``view``."""
+    b = view.bounds
+    return any(v.bounds[0] < b[2] and b[0] < v.bounds[2] and v.bounds[1] < b[3] and b[1] < v.bounds[3]
+               for v in views(dev) if v.resource_id in {T.rid(e) for e in ("mini_player", "bottom_nav",
+                                                                            "shuffle_fab", "clear_queue")})
+
+
+def reveal(dev: VirtualDevice, title: str) -> None:
+    """Scroll the list down until the row's menu shows clear of what is drawn over the list."""
+    for _ in range(6):
+        try:
+            row = row_of(dev, title)
+        except AssertionError:
+            row = None
+        if row is not None and not covered(dev, row_part(row, "row_menu")):
+            return
+        box = the_list(dev).bounds
+        dev.wm.swipe(box[0] + 100, box[1] + (box[3] - box[1]) * 2 // 3, box[0] + 100, box[1] + 60, 300)
+    raise AssertionError(f"row {title!r} stays covered")
 
 
 def song_menu(dev: VirtualDevice, title: str, item: str) -> None:
-    dev.wm.tap(*row_part(row_of(dev, title), "menu").center)
-    tap(dev, text=item)
+    """The row's menu, then the item (a table entry)."""
+    reveal(dev, title)
+    dev.wm.tap(*row_part(row_of(dev, title), "row_menu").center)
+    tap(dev, text=T.text(item), resource_id=T.rid("popup_item"))
 
 
 def tab(dev: VirtualDevice, name: str) -> None:
-    tap(dev, content_desc=name, resource_id=rid({"Songs": "action_song", "Playlists": "action_playlist",
-                                                 "Albums": "action_album", "Artists": "action_artist"}[name]))
+    """The bottom navigation item labelled ``name``."""
+    entry = next(e for e in ("tab_home", "tab_songs", "tab_albums", "tab_artists", "tab_playlists")
+                 if T.desc(e) == name)
+    tap(dev, content_desc=T.desc(entry), resource_id=T.rid(entry))
+
+
+def player_view(dev: VirtualDevice, entry: str) -> View:
+    """A view of the expanded Now playing panel (the library stays in the tree beneath it)."""
+    panel = find(dev, resource_id=T.rid("player_container"))
+    found = panel.find(lambda v: v.resource_id == T.rid(entry))
+    assert found is not None, entry
+    return found
 
 
 # ------------------------------------------------------------------------------------------ state helpers
@@ -109,29 +159,31 @@ def prefs(dev: VirtualDevice) -> str:
 
 def enqueue(dev: VirtualDevice, *titles: str) -> None:
     for title in titles:
-        song_menu(dev, title, "Add to playing queue")
+        song_menu(dev, title, "song_add_to_queue")
 
 
 def new_playlist(dev: VirtualDevice, name: str) -> None:
+    """Playlists tab, toolbar overflow "More options", "New playlist", the name, "Create"."""
     tab(dev, "Playlists")
-    tap(dev, content_desc="New playlist")
-    tap(dev, resource_id=rid("actionNewPlaylist"))
+    tap(dev, content_desc=T.desc("more_options"))
+    tap(dev, text=T.text("menu_new_playlist"), resource_id=T.rid("popup_item"))
+    tap(dev, resource_id=T.rid("new_playlist_name"))
     dev.wm.input_text(name)
-    tap(dev, text="Create")
+    tap(dev, text=T.text("new_playlist_create"), resource_id=T.rid("dialog_positive"))
 
 
 def add_to_playlist(dev: VirtualDevice, title: str, playlist: str) -> None:
-    song_menu(dev, title, "Add to playlist")
-    tap(dev, text=playlist, resource_id="android:id/text1")
+    song_menu(dev, title, "song_add_to_playlist")
+    tap(dev, text=playlist, resource_id=T.rid("add_to_playlist_choice"))
 
 
 def open_queue(dev: VirtualDevice) -> None:
-    tap(dev, resource_id=rid("miniPlayerTitle"))
-    tap(dev, content_desc="Playing queue")
+    tap(dev, resource_id=T.rid("mini_player_title"))
+    tap(dev, content_desc=T.desc("now_playing_queue"), resource_id=T.rid("now_playing_queue"))
 
 
 def handle_of(dev: VirtualDevice, title: str) -> tuple[int, int]:
-    return row_part(row_of(dev, title), "drag_view").center
+    return row_part(row_of(dev, title), "row_drag_handle").center
 
 
 # ------------------------------------------------------------------------------------------ media
@@ -150,7 +202,8 @@ def test_make_mp3_round_trip_and_fallbacks() -> None:
 def test_library_is_scanned_sorted_with_stable_ids(device: VirtualDevice) -> None:
     start(device, ("Dune", "amber", "Cedar"))
     assert texts(device) == ["amber", "Cedar", "Dune"]
-    assert texts(device, "text") == ["Artist 1", "Artist 2", "Artist 0"]
+    assert [v.text for v in views(device) if v.resource_id == T.rid("row_text")] == ["Artist 1", "Artist 2",
+                                                                                     "Artist 0"]
     ids = {r[1]: r[0] for r in query(device, MEDIA_DB, "SELECT _id, title FROM files")}
     device.fs.write_bytes("/sdcard/Music/birch.mp3", make_mp3("Birch", "New", "", 99))
     assert texts(device) == ["amber", "Birch", "Cedar", "Dune"]  # picked up on the next frame
@@ -158,18 +211,32 @@ def test_library_is_scanned_sorted_with_stable_ids(device: VirtualDevice) -> Non
     assert all(again[t] == i for t, i in ids.items()) and again["Birch"] > max(ids.values())
     device.fs.host("/sdcard/Music/dune.mp3").unlink()
     assert texts(device) == ["amber", "Birch", "Cedar"]
-    assert device.app(PKG).version_name.endswith("-emukit-virtual")
+    app = device.app(PKG)
+    assert app.version_name == "6.1.0-emukit-virtual" and app.version_code == 10603
 
 
 def test_empty_library_and_build_is_cheap(device: VirtualDevice) -> None:
     device.start_activity(PKG)
-    assert find(device, text="You have no songs")
+    empty = find(device, resource_id=T.rid("empty"))
+    assert empty.find(lambda v: v.resource_id == T.rid("empty_text") and v.text == T.text("no_songs"))
     push_songs(device, TITLES)
     device.wm.windows()
     began = time.perf_counter()
     for _ in range(20):
         device.wm.windows()
     assert (time.perf_counter() - began) / 20 < 0.02
+
+
+def test_bottom_navigation_is_the_real_menu(device: VirtualDevice) -> None:
+    start(device)
+    items = [v for v in views(device) if v.resource_id in {T.rid(f"tab_{t}") for t in
+                                                           ("home", "songs", "albums", "artists", "playlists")}]
+    assert [v.content_desc for v in items] == ["For you", "Songs", "Albums", "Artists", "Playlists"]
+    assert [v.selected for v in items] == [False, True, False, False, False]
+    tab(device, "For you")
+    assert find(device, resource_id=T.rid("home_shuffle")).text == "Shuffle"
+    tab(device, "Songs")
+    assert texts(device)[0] == "Amber"
 
 
 # ------------------------------------------------------------------------------------------ playing queue
@@ -180,20 +247,20 @@ def test_add_to_playing_queue_appends_in_order(device: VirtualDevice) -> None:
     enqueue(device, "Birch", "Dune")
     assert queue_titles(device) == ["Cedar", "Amber", "Elm", "Birch", "Dune"]
     assert queue_titles(device, "original_playing_queue") == queue_titles(device)
-    assert '<int name="POSITION" value="0" />' in prefs(device)
-    assert find(device, resource_id=rid("miniPlayerTitle")).text == "Cedar"
-    assert find(device, resource_id=rid("miniPlayerPlayPauseButton")).content_desc == "Play"  # not started
+    assert '<int name="POSITION" value="0" />' in prefs(device)  # the first add opened the queue
+    assert find(device, resource_id=T.rid("mini_player_title")).text == "Cedar • Artist 2"
+    assert find(device, resource_id=T.rid("mini_player_play_pause")).style.icon == "play"  # not started
 
 
 def test_play_replaces_queue_and_play_next_inserts_after_current(device: VirtualDevice) -> None:
     start(device)
-    device.wm.tap(*row_of(device, "Cedar").center)  # tap = Play from this song in the Songs list
+    device.wm.tap(*row_of(device, "Cedar").center)  # a tap plays the Songs list from this song
     assert queue_titles(device) == ["Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord"]
     assert '<int name="POSITION" value="2" />' in prefs(device)
-    assert find(device, resource_id=rid("miniPlayerPlayPauseButton")).content_desc == "Pause"
-    song_menu(device, "Amber", "Play next")
+    assert find(device, resource_id=T.rid("mini_player_play_pause")).style.icon == "pause"
+    song_menu(device, "Amber", "song_play_next")
     assert queue_titles(device) == ["Amber", "Birch", "Cedar", "Amber", "Dune", "Elm", "Fjord"]
-    song_menu(device, "Fjord", "Play")
+    device.wm.tap(*row_of(device, "Fjord").center)
     assert '<int name="POSITION" value="5" />' in prefs(device)
     assert queue_titles(device) == ["Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord"]
 
@@ -203,6 +270,7 @@ def test_queue_drags_at_head_middle_and_tail(device: VirtualDevice) -> None:
     enqueue(device, "Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord")
     open_queue(device)
     assert texts(device) == ["Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord"]
+    assert absent(device, resource_id=T.rid("mini_player")) and absent(device, resource_id=T.rid("bottom_nav"))
     x, y = handle_of(device, "Dune")
     device.wm.swipe(x, y, x, row_of(device, "Amber").center[1], 1000)  # to the head
     assert queue_titles(device) == ["Dune", "Amber", "Birch", "Cedar", "Elm", "Fjord"]
@@ -213,48 +281,64 @@ def test_queue_drags_at_head_middle_and_tail(device: VirtualDevice) -> None:
     device.wm.swipe(x, y, x, row_of(device, "Cedar").center[1], 600)  # into the middle
     assert queue_titles(device) == ["Dune", "Birch", "Fjord", "Cedar", "Elm", "Amber"]
     assert texts(device) == queue_titles(device)
-    assert '<int name="POSITION" value="5" />' in prefs(device)  # the current song (Amber) moved with it
-    assert row_of(device, "Amber").selected
+    # the current song (Amber) moved with its row; MusicService.moveSong saves the queue, not POSITION
+    assert playback.player(device)["pos"] == 5 and '<int name="POSITION" value="0" />' in prefs(device)
+    assert row_part(row_of(device, "Amber"), "row_title").style.fg == row_part(row_of(device, "Dune"),
+                                                                               "row_title").style.fg
 
 
-def test_queue_remove_and_swipe_away(device: VirtualDevice) -> None:
+def test_queue_remove_swipe_away_and_clear(device: VirtualDevice) -> None:
     start(device)
     enqueue(device, "Amber", "Birch", "Cedar")
     open_queue(device)
-    song_menu(device, "Birch", "Remove from playing queue")
+    song_menu(device, "Birch", "queue_song_remove")
     assert queue_titles(device) == ["Amber", "Cedar"]
     row = row_of(device, "Cedar")
     device.wm.swipe(row.bounds[0] + 300, row.center[1], row.bounds[2] - 40, row.center[1], 200)
     assert queue_titles(device) == ["Amber"]
-    tap(device, content_desc="Clear playing queue")
+    tap(device, resource_id=T.rid("clear_queue"), text=T.text("clear_queue"))
     assert queue_titles(device) == [] and texts(device) == ["Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord"]
-    assert device.wm.find_view(lambda v: v.resource_id == rid("miniPlayerTitle")) is None
+    assert absent(device, resource_id=T.rid("mini_player_title"))
+    assert '<int name="POSITION" value="-1" />' in prefs(device)
+
+
+def test_leaving_the_queue_expands_now_playing(device: VirtualDevice) -> None:
+    start(device)
+    enqueue(device, "Amber", "Birch")
+    open_queue(device)
+    device.wm.key(BACK)  # PlayingQueueFragment.onDestroy expands the panel
+    assert player_view(device, "player_title").text == "Amber"
+    device.wm.key(BACK)  # the panel collapses
+    assert absent(device, resource_id=T.rid("player_container")) and texts(device)[0] == "Amber"
+    assert find(device, resource_id=T.rid("mini_player_title")).text.startswith("Amber")
 
 
 def test_now_playing_controls_time_and_restart(device: VirtualDevice) -> None:
     start(device)
     device.wm.tap(*row_of(device, "Dune").center)
-    tap(device, resource_id=rid("miniPlayerTitle"))
-    assert find(device, resource_id=rid("title")).text == "Dune"
-    assert find(device, resource_id=rid("playPauseButton")).content_desc == "Pause"
-    tap(device, content_desc="Next")
-    assert find(device, resource_id=rid("title")).text == "Elm"
-    tap(device, content_desc="Previous")
-    assert find(device, resource_id=rid("title")).text == "Dune"
+    tap(device, resource_id=T.rid("mini_player_title"))
+    assert player_view(device, "player_title").text == "Dune"
+    assert player_view(device, "player_play_pause").style.icon == "pause"
+    assert player_view(device, "now_playing_queue").content_desc == "Now playing queue"
+    device.wm.tap(*player_view(device, "player_next").center)
+    assert player_view(device, "player_title").text == "Elm"
+    device.wm.tap(*player_view(device, "player_previous").center)
+    assert player_view(device, "player_title").text == "Dune"
     device.advance(60_000)
-    assert find(device, resource_id=rid("songCurrentProgress")).text == "1:00"
+    assert player_view(device, "player_progress").text == "01:00"
     device.advance(63_000 + 125_000)  # Dune (123 s) then Elm (124 s) end
-    assert find(device, resource_id=rid("title")).text == "Fjord"
+    assert player_view(device, "player_title").text == "Fjord"
     assert '<int name="POSITION" value="5" />' in prefs(device)
     notes = device.notifications()
     assert [n.title for n in notes if n.package == PKG] == ["Fjord"]
-    tap(device, content_desc="Pause")
-    assert find(device, resource_id=rid("playPauseButton")).content_desc == "Play"
-    tap(device, content_desc="Cycle repeat mode")
+    device.wm.tap(*player_view(device, "player_play_pause").center)
+    assert player_view(device, "player_play_pause").style.icon == "play"
+    assert '<int name="POSITION_IN_TRACK" value=' in prefs(device)
+    device.wm.tap(*player_view(device, "player_repeat").center)
     assert '<int name="REPEAT_MODE" value="1" />' in prefs(device)
     device.force_stop(PKG)
     device.start_activity(PKG)
-    assert find(device, resource_id=rid("miniPlayerTitle")).text == "Fjord"  # restored from the databases
+    assert find(device, resource_id=T.rid("mini_player_title")).text.startswith("Fjord")  # restored
     device.wm.key(BACK)
     assert device.top.package != PKG
 
@@ -262,82 +346,125 @@ def test_now_playing_controls_time_and_restart(device: VirtualDevice) -> None:
 def test_shuffle_keeps_original_queue(device: VirtualDevice) -> None:
     start(device)
     device.wm.tap(*row_of(device, "Birch").center)
-    tap(device, resource_id=rid("miniPlayerTitle"))
-    tap(device, content_desc="Toggle shuffle mode")
+    tap(device, resource_id=T.rid("mini_player_title"))
+    device.wm.tap(*player_view(device, "player_shuffle").center)
     shuffled = queue_titles(device)
     assert shuffled[0] == "Birch" and sorted(shuffled) == sorted(TITLES[:6])
     assert queue_titles(device, "original_playing_queue") == list(TITLES[:6])
-    tap(device, content_desc="Toggle shuffle mode")
-    assert queue_titles(device) == list(TITLES[:6]) and '<int name="POSITION" value="1" />' in prefs(device)
+    assert '<int name="SHUFFLE_MODE" value="1" />' in prefs(device)
+    device.wm.tap(*player_view(device, "player_shuffle").center)
+    assert queue_titles(device) == list(TITLES[:6]) and playback.player(device)["pos"] == 1
+
+
+def test_restore_needs_both_queues_and_a_position(device: VirtualDevice) -> None:
+    start(device)
+    enqueue(device, "Amber", "Birch")
+    device.force_stop(PKG)
+    conn = sqlite3.connect(device.fs.host(QUEUE_DB))
+    conn.execute("DELETE FROM original_playing_queue WHERE title = 'Birch'")
+    conn.commit()
+    conn.close()
+    device.start_activity(PKG)
+    assert absent(device, resource_id=T.rid("mini_player"))  # sizes differ: nothing restored
 
 
 # ------------------------------------------------------------------------------------------ playlists
 def test_create_and_delete_playlist_with_dialogs(device: VirtualDevice) -> None:
     start(device)
     tab(device, "Playlists")
-    assert find(device, text="You have no playlists")
-    tap(device, content_desc="New playlist")
-    tap(device, text="Create")  # empty name: stays open with an error
-    assert find(device, resource_id=rid("textinput_error")).text == "Playlist name can't be empty"
-    device.wm.key(BACK)  # closes the dialog
-    assert device.wm.find_view(lambda v: v.text == "Create") is None
+    assert find(device, resource_id=T.rid("empty_text")).text == T.text("no_playlists")
+    tap(device, content_desc=T.desc("more_options"))
+    items = [v.text for v in views(device) if v.resource_id == T.rid("popup_item")]
+    assert items == ["Grid size", "Sort order", "New playlist", "Import playlist", "Settings"]
+    tap(device, text=T.text("menu_new_playlist"))
+    assert find(device, resource_id=T.rid("dialog_title")).text == "New playlist"
+    tap(device, text="Create")  # an empty name: the dialog closes, nothing is created
+    assert absent(device, text="Create") and query(device, PLAYLIST_DB, "SELECT * FROM PlaylistEntity") == []
     new_playlist(device, "Road trip")
     assert query(device, PLAYLIST_DB, "SELECT playlist_id, playlist_name FROM PlaylistEntity") == [(1, "Road trip")]
-    assert device.state.ui.toast == "Road trip created successfully"
-    song_menu(device, "Road trip", "Delete")
-    assert find(device, resource_id="android:id/message").text == "Delete the playlist Road trip?"
-    tap(device, text="Cancel")
+    assert device.state.ui.toast == "Added 0 song(s) to Road trip"
+    song_menu(device, "Road trip", "playlist_delete")
+    assert find(device, resource_id=T.rid("dialog_message")).text == "Delete the playlist Road trip?"
+    tap(device, text="Cancel", resource_id=T.rid("dialog_negative"))
     assert len(query(device, PLAYLIST_DB, "SELECT * FROM PlaylistEntity")) == 1
-    song_menu(device, "Road trip", "Delete")
-    tap(device, text="Delete", resource_id="android:id/button1")
+    song_menu(device, "Road trip", "playlist_delete")
+    tap(device, text="Delete", resource_id=T.rid("dialog_positive"))
     assert query(device, PLAYLIST_DB, "SELECT * FROM PlaylistEntity") == []
-    assert find(device, text="You have no playlists")
+    assert find(device, resource_id=T.rid("empty_text")).text == T.text("no_playlists")
+
+
+def test_grid_cards_hold_their_own_menus(device: VirtualDevice) -> None:
+    start(device)
+    for name in ("Beta", "alpha", "Gamma"):
+        new_playlist(device, name)
+    cards = the_list(device).children
+    assert [row_part(c, "row_title").text for c in cards] == ["Beta", "Gamma", "alpha"]  # sortedBy, case first
+    left, right = cards[0], cards[1]
+    assert left.bounds[1] == right.bounds[1] and left.bounds[2] <= right.bounds[0]  # two columns
+    for card in cards:
+        menu, title = row_part(card, "row_menu"), row_part(card, "row_title")
+        assert card.bounds[0] <= menu.bounds[0] and menu.bounds[2] <= card.bounds[2]
+        assert menu.bounds[1] < title.bounds[3] and title.bounds[1] < menu.bounds[3]  # beside its title
+    song_menu(device, "Beta", "playlist_delete")
+    tap(device, text="Delete", resource_id=T.rid("dialog_positive"))
+    assert [r[0] for r in query(device, PLAYLIST_DB, "SELECT playlist_name FROM PlaylistEntity")] == ["alpha", "Gamma"]
 
 
 def test_add_to_new_playlist_from_song_menu_and_rename(device: VirtualDevice) -> None:
     start(device)
-    song_menu(device, "Elm", "Add to playlist")
-    tap(device, text="New playlist", resource_id="android:id/text1")
-    device.wm.set_text(rid("actionNewPlaylist"), "Mix")
+    new_playlist(device, "Zed")
+    tab(device, "Songs")
+    song_menu(device, "Elm", "song_add_to_playlist")
+    choices = [v.text for v in views(device) if v.resource_id == T.rid("add_to_playlist_choice")]
+    assert choices == ["New playlist", "Zed"]
+    tap(device, text="New playlist", resource_id=T.rid("add_to_playlist_choice"))
+    device.wm.set_text(T.rid("new_playlist_name"), "Mix")
     tap(device, text="Create")
     assert device.state.ui.toast == "Added 1 song(s) to Mix"
     assert playlist_titles(device, "Mix") == ["Elm"]
+    song_menu(device, "Dune", "song_add_to_playlist")  # database order, not the Playlists tab's A-Z
+    assert [v.text for v in views(device) if v.resource_id == T.rid("add_to_playlist_choice")] == [
+        "New playlist", "Zed", "Mix"]
+    device.wm.key(BACK)
     tab(device, "Playlists")
-    song_menu(device, "Mix", "Rename")
-    device.wm.set_text(rid("actionNewPlaylist"), "Evening mix")
-    tap(device, text="Rename", resource_id="android:id/button1")
+    song_menu(device, "Mix", "playlist_rename")
+    device.wm.set_text(T.rid("new_playlist_name"), "Evening mix")
+    tap(device, text="Rename", resource_id=T.rid("dialog_positive"))
     assert playlist_titles(device, "Evening mix") == ["Elm"]
 
 
-def test_ten_item_playlist_scrolls_and_reorders(device: VirtualDevice) -> None:
+def test_ten_item_playlist_scrolls_and_reorder_is_saved_on_leaving(device: VirtualDevice) -> None:
     start(device, TITLES)
     new_playlist(device, "Ten")
     tab(device, "Songs")
     order = list(TITLES[:8]) + ["Juniper", "Isle"]
     for title in order:
-        if device.wm.find_view(lambda v, t=title: v.text == t and v.resource_id == rid("title")) is None:
-            device.wm.swipe(540, 1700, 540, 700, 300)
         add_to_playlist(device, title, "Ten")
     assert playlist_titles(device, "Ten") == order
     keys = [r[0] for r in query(device, PLAYLIST_DB, "SELECT song_key FROM SongEntity ORDER BY song_key")]
     assert keys == list(range(1, 11))
-    device.wm.tap(*row_of(device, "Kestrel").center)  # playing: the mini player takes room from the list
+    device.wm.tap(*row_of(device, "Kestrel").center)  # playing: the mini player covers the list's foot
     tab(device, "Playlists")
-    device.wm.tap(*row_of(device, "Ten").center)
-    assert find(device, resource_id=rid("toolbar")).find(lambda v: v.text == "Ten")
-    listing = find(device, resource_id=rid("recycler_view"))
-    assert listing.scrollable and row_of(device, "Isle").bounds[3] > listing.bounds[3]  # needs a scroll
-    device.wm.swipe(540, 1800, 540, 800, 300)
+    device.wm.tap(*row_part(row_of(device, "Ten"), "row_title").center)
+    assert find(device, resource_id=T.rid("playlist_header_title")).text == "Ten"
+    assert "Ten" not in texts(device)  # the header's name is not a row
+    listing = the_list(device)
+    assert listing.resource_id == T.rid("playlist_detail_list") and listing.scrollable
+    assert row_of(device, "Isle").bounds[3] > find(device, resource_id=T.rid("mini_player")).bounds[1]
+    for _ in range(3):
+        device.wm.swipe(540, listing.bounds[3] - 300, 540, listing.bounds[1] + 100, 300)
     assert texts(device)[-2:] == ["Juniper", "Isle"]
-    assert row_of(device, "Isle").bounds[3] <= find(device, resource_id=rid("recycler_view")).bounds[3]
     x, y = handle_of(device, "Isle")
     device.wm.swipe(x, y, x, row_of(device, "Juniper").center[1], 1000)
+    assert texts(device)[-2:] == ["Isle", "Juniper"]
+    assert playlist_titles(device, "Ten")[-2:] == ["Juniper", "Isle"]  # the adapter only, until onPause
+    device.wm.key(BACK)
     assert playlist_titles(device, "Ten")[-2:] == ["Isle", "Juniper"]
     keys = [r[0] for r in query(device, PLAYLIST_DB, "SELECT song_key FROM SongEntity ORDER BY song_key")]
-    assert keys == list(range(11, 21))  # Room-style save: every row deleted and inserted again
+    assert keys == list(range(11, 21))  # saveSongs: every row inserted again with REPLACE
 
 
-def test_remove_all_then_rebuild(device: VirtualDevice) -> None:
+def test_remove_all_keeps_the_last_row_and_saves_it_back(device: VirtualDevice) -> None:
     start(device)
     new_playlist(device, "Reset")
     tab(device, "Songs")
@@ -346,11 +473,13 @@ def test_remove_all_then_rebuild(device: VirtualDevice) -> None:
     tab(device, "Playlists")
     device.wm.tap(*row_of(device, "Reset").center)
     for title in ("Birch", "Amber", "Cedar"):
-        song_menu(device, title, "Remove from playlist")
-        assert find(device, resource_id="android:id/alertTitle").text == "Remove song from playlist"
+        song_menu(device, title, "playlist_song_remove")
+        assert find(device, resource_id=T.rid("dialog_title")).text == "Remove song from playlist"
         tap(device, text="Remove")
-    assert playlist_titles(device, "Reset") == [] and find(device, text="Playlist is empty")
-    device.wm.key(BACK)
+    assert playlist_titles(device, "Reset") == []
+    assert find(device, resource_id=T.rid("empty")) and texts(device) == ["Cedar"]  # the stale row stays
+    device.wm.key(BACK)  # onPause: the adapter's rows are saved again
+    assert playlist_titles(device, "Reset") == ["Cedar"]
     tab(device, "Songs")
     for title in ("Cedar", "Amber", "Birch"):
         add_to_playlist(device, title, "Reset")
@@ -375,13 +504,16 @@ def test_back_closes_menu_then_screen(device: VirtualDevice) -> None:
     start(device)
     new_playlist(device, "P")
     device.wm.tap(*row_of(device, "P").center)
-    tap(device, content_desc="More options", resource_id=rid("action_overflow"))
+    toolbar = find(device, resource_id=T.rid("playlist_toolbar"))
+    more = toolbar.find(lambda v: v.content_desc == T.desc("more_options"))
+    assert more is not None
+    device.wm.tap(*more.center)
     assert find(device, text="Rename")
     device.wm.key(BACK)
-    assert device.wm.find_view(lambda v: v.text == "Rename") is None
-    assert find(device, text="Playlist is empty")
+    assert absent(device, text="Rename")
+    assert find(device, resource_id=T.rid("empty_text")).text == T.text("no_songs")
     device.wm.key(BACK)
-    assert find(device, resource_id=rid("action_playlist")).selected
+    assert find(device, resource_id=T.rid("tab_playlists")).selected
     assert isinstance(device.app(PKG), MusicApp)
 
 
@@ -397,8 +529,8 @@ def test_media_keys_control_playback(device: VirtualDevice) -> None:
     start(device)
     device.wm.tap(*row_of(device, "Birch").center)
     device.wm.key(127)  # KEYCODE_MEDIA_PAUSE
-    assert find(device, resource_id=rid("miniPlayerPlayPauseButton")).content_desc == "Play"
+    assert find(device, resource_id=T.rid("mini_player_play_pause")).style.icon == "play"
     device.wm.key(85)  # KEYCODE_MEDIA_PLAY_PAUSE
     device.wm.key(87)  # KEYCODE_MEDIA_NEXT
-    assert find(device, resource_id=rid("miniPlayerTitle")).text == "Cedar"
-    assert find(device, resource_id=rid("miniPlayerPlayPauseButton")).content_desc == "Pause"
+    assert find(device, resource_id=T.rid("mini_player_title")).text.startswith("Cedar")
+    assert find(device, resource_id=T.rid("mini_player_play_pause")).style.icon == "pause"

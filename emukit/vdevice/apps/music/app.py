@@ -1,9 +1,13 @@
-"""The virtual Retro Music app (``code.name.monkey.retromusic``): one activity, screens as fragments.
+"""The virtual Retro Music app (``code.name.monkey.retromusic``), the pinned build of its selector table.
 
-Screens (``act.state["nav"]`` entries): ``library`` (bottom navigation Songs / Albums / Artists / Playlists,
-``act.state["tab"]``), ``playlist`` / ``album`` / ``artist`` details (``id``), ``player`` (Now playing) and
-``queue`` (Playing queue). Overlays: ``act.state["menu"]`` and ``act.state["dialog"]``. Persistent state is
-written by :mod:`store`, the library is scanned by :mod:`library`, playback lives in :mod:`playback`.
+One activity (MainActivity, sliding_music_panel_layout.xml): the navigation host with the current destination
+(:mod:`screens`, :mod:`player` for the queue), the sliding panel (the mini player when something is queued,
+Now playing when expanded) and the bottom navigation on the library's tabs. Persistent state is written by
+:mod:`store`, the library is scanned by :mod:`library`, playback lives in :mod:`playback`.
+
+Not modelled: the first start's WhatsNew bottom sheet (MainActivity.kt:56, WhatsNewFragment.showChangeLog)
+and the redirect to PermissionActivity when READ_MEDIA_AUDIO / POST_NOTIFICATIONS are not granted
+(AbsSlidingMusicPanelActivity.kt:206-209, AbsMusicServiceActivity.kt:184-194).
 """
 
 from __future__ import annotations
@@ -12,12 +16,19 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.base import VIRTUAL_BUILD, App, Notification
+from emukit.vdevice.apps.music import actions as a
 from emukit.vdevice.apps.music import icons, library, playback, store
 from emukit.vdevice.apps.music import playlists as pl
-from emukit.vdevice.apps.music.const import MAIN_ACTIVITY, PKG, app_data
+from emukit.vdevice.apps.music.const import MAIN_ACTIVITY, PKG, T, app_data
 from emukit.vdevice.apps.music.overlays import dialog, popup
-from emukit.vdevice.apps.music.player import player_screen, queue_screen
-from emukit.vdevice.apps.music.rows import ACCENT
+from emukit.vdevice.apps.music.player import player_layer, queue_screen
+from emukit.vdevice.apps.music.rows import (
+    ACCENT,
+    MINI_H,
+    NAV_BAR_H,
+    bottom_nav,
+    mini_player,
+)
 from emukit.vdevice.apps.music.screens import (
     group_screen,
     library_screen,
@@ -34,9 +45,7 @@ if TYPE_CHECKING:
 icons.register()
 
 SCREENS = {"library": library_screen, "playlist": playlist_screen, "album": group_screen, "artist": group_screen,
-           "player": player_screen, "queue": queue_screen}
-
-
+           "queue": queue_screen}
 MEDIA_KEYS = {85: playback.toggle_play, 126: lambda d: playback.set_playing(d, True),
               127: lambda d: playback.set_playing(d, False), 87: playback.next_song, 88: playback.previous_song}
 
@@ -45,9 +54,9 @@ class MusicApp(App):
     """Retro Music: library, playlists (Room database), Now playing and the playing queue."""
 
     package = PKG
-    label = "Retro Music"
-    version_name = f"6.1.0-{VIRTUAL_BUILD}"
-    version_code = 10610
+    label = T.text("app_name")
+    version_name = f"{T.build.version_name}-{VIRTUAL_BUILD}"
+    version_code = T.build.version_code or 0
     launcher_activity = MAIN_ACTIVITY
     activities = (MAIN_ACTIVITY,)
     icon = "music"
@@ -55,7 +64,7 @@ class MusicApp(App):
 
     # ------------------------------------------------------------------ lifecycle
     def on_create(self, device: VirtualDevice, act: Activity, extras: dict[str, str]) -> None:
-        """A fresh MainActivity shows the library (Songs tab)."""
+        """A fresh MainActivity shows the library on the Songs tab."""
         act.state.setdefault("nav", [{"s": "library"}])
         act.state.setdefault("tab", "songs")
 
@@ -67,13 +76,17 @@ class MusicApp(App):
         pl.reload(device)
 
     def on_back(self, device: VirtualDevice, act: Activity) -> bool:
-        """BACK closes a menu or dialog first, then the top screen; on the library it leaves the app."""
+        """BACK closes a menu or dialog, then the expanded panel (handleBackPress), then the top destination;
+        on the library it leaves the app."""
         ui = Ui(device, act, (0, 0, 0, 0))
         if act.state.get("menu") or act.state.get("dialog"):
             ui.close_overlays()
             return True
+        if ui.expanded:
+            ui.collapse()
+            return True
         if len(ui.nav) > 1:
-            ui.pop()
+            a.leave(ui)
             return True
         return False
 
@@ -105,11 +118,30 @@ class MusicApp(App):
 
     # ------------------------------------------------------------------ screens
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
-        """The top screen of the fragment stack with the open menu or dialog."""
+        """The destination, the sliding panel and the bottom navigation, with the open menu or dialog."""
         ui = Ui(device, act, frame)
         _prune(ui)
-        root = w.screen(frame)
-        SCREENS.get(ui.top["s"], library_screen)(ui, root)
+        root = w.screen(frame, rid=T.rid("main_content"))
+        host = View(cls="android.widget.FrameLayout", bounds=frame, resource_id=T.rid("fragment_container"))
+        root.add(host)
+        top = ui.top["s"]
+        SCREENS.get(top, library_screen)(ui, host)
+        song = playback.current(device)
+        on_tabs = top == "library"
+        if ui.expanded and song is not None:
+            sheet = View(cls="android.widget.FrameLayout", bounds=frame, resource_id=T.rid("sliding_panel"))
+            sheet.add(player_layer(ui))
+            root.add(sheet)
+        else:
+            if song is not None and top != "queue":  # the queue hides the sheet (MainActivity.kt:103-105)
+                y1 = frame[3] - (NAV_BAR_H if on_tabs else 0)
+                box = (frame[0], y1 - MINI_H, frame[2], y1)
+                sheet = View(cls="android.widget.FrameLayout", bounds=box, resource_id=T.rid("sliding_panel"))
+                sheet.add(mini_player(box, song, playback.player(device)["playing"], on_open=lambda: a.open_player(ui),
+                                      on_toggle=lambda: playback.toggle_play(device)))
+                root.add(sheet)
+            if on_tabs:
+                root.add(bottom_nav(frame, ui.state.get("tab", "songs"), lambda tab: a.select_tab(ui, tab)))
         dlg, menu = act.state.get("dialog"), act.state.get("menu")
         if dlg:
             root.add(dialog(ui, dlg))
@@ -125,21 +157,21 @@ class MusicApp(App):
 
 
 def _prune(ui: Ui) -> None:
-    """Close screens whose subject is gone (a deleted playlist, an empty queue...)."""
+    """Close what lost its subject: a deleted playlist's detail (playlistExists -> navigateUp, which pauses the
+    fragment: its rows are saved), the queue once empty (onQueueChanged -> navigateUp), the panel with
+    nothing to play, a deleted album or artist."""
     device = ui.device
     playing = playback.current(device) is not None
-    keep = []
-    for entry in ui.nav:
+    if not playing:
+        ui.state.pop("panel", None)
+    for _ in range(len(ui.nav)):
+        entry = ui.top
         kind = entry["s"]
-        if kind == "playlist" and pl.get(device, int(entry.get("id", 0))) is None:
-            continue
-        if kind in ("player", "queue") and not playing:
-            continue
+        gone = (kind == "playlist" and pl.get(device, int(entry.get("id", 0))) is None) or \
+            (kind == "queue" and not playing)
         if kind in ("album", "artist"):
             groups = library.albums(device) if kind == "album" else library.artists(device)
-            if not any(g["id"] == entry.get("id") for g in groups):
-                continue
-        keep.append(entry)
-    if len(keep) != len(ui.nav):
-        ui.state["nav"] = keep if keep and keep[0]["s"] == "library" else [{"s": "library"}, *keep]
-        ui.close_overlays()
+            gone = not any(g["id"] == entry.get("id") for g in groups)
+        if not gone or len(ui.nav) == 1:
+            break
+        a.leave(ui)

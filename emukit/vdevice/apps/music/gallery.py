@@ -10,6 +10,7 @@ from emukit.vdevice.apps.music import actions as a
 from emukit.vdevice.apps.music import library, playback
 from emukit.vdevice.apps.music import playlists as pl
 from emukit.vdevice.apps.music.const import MUSIC_DIR, PKG
+from emukit.vdevice.apps.music.screens import open_playlist
 from emukit.vdevice.apps.music.ui import Ui
 from emukit.vdevice.ui import theme
 
@@ -45,16 +46,14 @@ def scenes(device: VirtualDevice) -> Iterator[str]:
     ui = _ui(device)
     ui.state["tab"] = "songs"
     yield "Songs"
-    ui.open_menu("song", 1020, 600, song=library.songs(device)[1], index=1, source={"kind": "songs"})
+    ui.open_menu("song", ui.frame[2], ui.frame[1] + theme.dp(200), song=library.songs(device)[1], index=1,
+                 source={"kind": "songs"})
     yield "Song menu"
     a.ask_playlist(ui, [library.songs(device)[1]])
     yield "Add to playlist: no playlists"
     a.ask_new_playlist(ui, [library.songs(device)[1]])
     ui.state["dialog"]["name"] = "Road trip"
     yield "New playlist dialog"
-    ui.state["dialog"]["name"] = ""
-    a.create_playlist(ui, "", [])
-    yield "New playlist: empty name"
     ui.close_overlays()
     songs = library.songs(device)
     pl.add_songs_by_name(device, "Road trip", [songs[i] for i in (3, 0, 5, 2)])
@@ -63,31 +62,34 @@ def scenes(device: VirtualDevice) -> Iterator[str]:
     a.ask_playlist(ui, [songs[4]])
     yield "Add to playlist dialog"
     ui.close_overlays()
-    for tab in ("albums", "artists", "playlists"):
+    for tab in ("home", "albums", "artists", "playlists"):
         ui.state["tab"] = tab
         yield f"{tab.title()} tab"
+    x, y = ui.frame[2], ui.frame[1] + theme.dp(64)
+    ui.open_menu("library", x, y, tab="playlists")
+    yield "Playlists overflow menu"
     road = pl.by_name(device, "Road trip")
     assert road is not None
-    ui.open_menu("playlist", 1020, 700, pid=road["id"])
+    ui.open_menu("playlist", x, y * 3, pid=road["id"])
     yield "Playlist menu"
-    ui.open_dialog("rename", pid=road["id"], name="Road trip", error="")
+    ui.open_dialog("rename", pid=road["id"], name="Road trip")
     yield "Rename playlist dialog"
     ui.open_dialog("delete_playlist", pid=road["id"], name="Road trip")
     yield "Delete playlist dialog"
     ui.close_overlays()
-    ui.push("playlist", id=road["id"])
+    open_playlist(ui, road["id"])
     yield "Playlist detail"
-    ui.open_menu("pl_song", 1020, 900, song=road["songs"][1], pid=road["id"])
+    ui.open_menu("pl_song", x, y * 4, song=road["songs"][1], pid=road["id"])
     yield "Playlist song menu"
-    ui.open_dialog("remove_song", pid=road["id"], key=road["songs"][1]["key"], title=road["songs"][1]["title"])
+    ui.open_dialog("remove_song", pid=road["id"], song=road["songs"][1])
     yield "Remove song dialog"
     ui.close_overlays()
-    ui.pop()
+    a.leave(ui)
     empty = pl.by_name(device, "Empty one")
     assert empty is not None
-    ui.push("playlist", id=empty["id"])
+    open_playlist(ui, empty["id"])
     yield "Empty playlist"
-    ui.pop()
+    a.leave(ui)
     ui.state["tab"] = "albums"
     ui.push("album", id=library.albums(device)[0]["id"])
     yield "Album detail"
@@ -106,14 +108,14 @@ def scenes(device: VirtualDevice) -> Iterator[str]:
     playback.toggle_play(device)
     playback.cycle_repeat(device)
     yield "Now playing: paused, repeat all"
-    ui.open_menu("player", 1044, 136)
+    ui.open_menu("player", x, ui.frame[3] - theme.dp(64))
     yield "Now playing menu"
     a.details(ui, playback.current(device) or {})
     yield "Details dialog"
     ui.close_overlays()
     a.open_queue_screen(ui)
     yield "Playing queue"
-    ui.open_menu("queue_song", 1020, 800, song=playback.player(device)["queue"][3], index=3)
+    ui.open_menu("queue_song", x, y * 4, song=playback.player(device)["queue"][3], index=3)
     yield "Queue song menu"
     ui.close_overlays()
     ui.toast(playback.enqueue(device, [songs[5]]))

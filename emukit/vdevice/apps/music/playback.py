@@ -2,9 +2,16 @@
 
 Process state (``app_data["player"]``): ``queue`` and ``original`` (the un-shuffled queue), ``pos`` (index of
 the current song, -1 when the queue is empty), ``playing``, ``progress`` (ms into the song when ``since`` was
-taken), ``since`` (elapsed-realtime when playback last started, or None), ``shuffle`` and ``repeat``. Every
-change is saved at once: both queue tables and the POSITION / POSITION_IN_TRACK / SHUFFLE_MODE / REPEAT_MODE
-preferences. There is no audio; time passes with the device's logical clock.
+taken), ``since`` (elapsed-realtime when playback last started, or None), ``shuffle`` and ``repeat``. There
+is no audio; time passes with the device's logical clock.
+
+What is written, and when, follows MusicService (MusicService.kt): every queue change (QUEUE_CHANGED: open,
+add, move, remove, clear, shuffle) saves both queue tables (``saveQueues``, lines 1144-1148); a change of the
+current song (META_CHANGED: a new queue, a tapped row, next / previous, a song that ended, removing or
+clearing the current one) saves ``POSITION`` and ``POSITION_IN_TRACK`` (lines 1130-1131); pausing part-way
+saves ``POSITION_IN_TRACK`` (lines 1102-1106); the shuffle and repeat modes save their own key when set
+(lines 500-503, 221-226). A move that shifts the current song changes ``POSITION`` in memory only, as the
+service does.
 
 Semantics (from the real app): tapping a song (or "Play") replaces the queue with the list it was tapped in
 and starts at that song; "Play next" inserts after the current song; "Add to playing queue" appends; with an
@@ -18,8 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 from emukit.vdevice.apps.music import store
 from emukit.vdevice.apps.music.const import (
-    ADDED_N_TO_QUEUE,
-    ADDED_ONE_TO_QUEUE,
     PREF_POSITION,
     PREF_POSITION_IN_TRACK,
     PREF_REPEAT,
@@ -29,6 +34,7 @@ from emukit.vdevice.apps.music.const import (
     REPEAT_THIS,
     SHUFFLE_NONE,
     SHUFFLE_ON,
+    T,
     app_data,
 )
 from emukit.vdevice.apps.music.store import Song
@@ -42,11 +48,15 @@ def player(device: VirtualDevice) -> dict[str, Any]:
     data = app_data(device)
     p = data.get("player")
     if p is None:
+        # restoreQueuesAndPositionIfNecessary (MusicService.kt:924-957): both saved queues of one size and a
+        # saved position, else the service starts with an empty queue
         queue, original = store.load_queues(device)
         prefs = store.read_prefs(device)
-        pos = prefs.get(PREF_POSITION, 0 if queue else -1)
+        pos = prefs.get(PREF_POSITION, -1)
+        if not queue or len(queue) != len(original) or pos == -1:
+            queue, original, pos = [], [], -1
         pos = max(0, min(pos, len(queue) - 1)) if queue else -1
-        p = {"queue": queue, "original": original or list(queue), "pos": pos, "playing": False,
+        p = {"queue": queue, "original": original, "pos": pos, "playing": False,
              "progress": max(0, prefs.get(PREF_POSITION_IN_TRACK, 0)) if queue else 0, "since": None,
              "shuffle": prefs.get(PREF_SHUFFLE, SHUFFLE_NONE), "repeat": prefs.get(PREF_REPEAT, REPEAT_NONE)}
         data["player"] = p
@@ -71,12 +81,16 @@ def progress_ms(device: VirtualDevice) -> int:
     return min(value, song["duration"]) if song["duration"] else value
 
 
-def _save(device: VirtualDevice, queue_changed: bool = True) -> None:
+def _queue_changed(device: VirtualDevice) -> None:
+    """QUEUE_CHANGED: MusicPlaybackQueueStore.saveQueues."""
     p = player(device)
-    if queue_changed:
-        store.save_queues(device, p["queue"], p["original"])
-    store.write_prefs(device, {PREF_POSITION: p["pos"], PREF_POSITION_IN_TRACK: progress_ms(device),
-                               PREF_SHUFFLE: p["shuffle"], PREF_REPEAT: p["repeat"]})
+    store.save_queues(device, p["queue"], p["original"])
+
+
+def _meta_changed(device: VirtualDevice) -> None:
+    """META_CHANGED: savePosition and savePositionInTrack."""
+    p = player(device)
+    store.write_prefs(device, {PREF_POSITION: p["pos"], PREF_POSITION_IN_TRACK: progress_ms(device)})
 
 
 def _start_track(device: VirtualDevice, pos: int, play: bool) -> None:
@@ -106,7 +120,8 @@ def open_queue(device: VirtualDevice, songs: list[Song], start: int, play: bool 
     else:
         p["queue"] = list(songs)
     _start_track(device, start if songs else -1, play)
-    _save(device)
+    _meta_changed(device)
+    _queue_changed(device)
 
 
 def _plain(song: Song) -> Song:
@@ -123,7 +138,7 @@ def play_next(device: VirtualDevice, songs: list[Song]) -> str:
         at = p["pos"] + 1
         p["queue"][at:at] = [_plain(s) for s in songs]
         p["original"][at:at] = [_plain(s) for s in songs]
-        _save(device)
+        _queue_changed(device)
     return _added(len(songs))
 
 
@@ -135,12 +150,12 @@ def enqueue(device: VirtualDevice, songs: list[Song]) -> str:
     else:
         p["queue"].extend(_plain(s) for s in songs)
         p["original"].extend(_plain(s) for s in songs)
-        _save(device)
+        _queue_changed(device)
     return _added(len(songs))
 
 
 def _added(n: int) -> str:
-    return ADDED_ONE_TO_QUEUE if n == 1 else ADDED_N_TO_QUEUE.format(n=n)
+    return T.text("toast_added_one") if n == 1 else T.text("toast_added_n", n=n)
 
 
 def move(device: VirtualDevice, frm: int, to: int) -> None:
@@ -159,7 +174,7 @@ def move(device: VirtualDevice, frm: int, to: int) -> None:
         p["pos"] = cur - 1
     elif frm == cur:
         p["pos"] = to
-    _save(device)
+    _queue_changed(device)
 
 
 def remove_at(device: VirtualDevice, index: int) -> None:
@@ -175,13 +190,12 @@ def remove_at(device: VirtualDevice, index: int) -> None:
         if song in p["original"]:
             p["original"].remove(song)
     cur = p["pos"]
-    if not p["queue"]:
-        _start_track(device, -1, False)
-    elif index < cur:
+    if index < cur:
         p["pos"] = cur - 1
-    elif index == cur:
+    elif index == cur:  # rePosition: setPosition opens the song now at that place (or the one before)
         _start_track(device, cur if cur < len(p["queue"]) else cur - 1, p["playing"])
-    _save(device)
+        _meta_changed(device)
+    _queue_changed(device)
 
 
 def clear(device: VirtualDevice) -> None:
@@ -189,7 +203,8 @@ def clear(device: VirtualDevice) -> None:
     p = player(device)
     p["queue"], p["original"] = [], []
     _start_track(device, -1, False)
-    _save(device)
+    _meta_changed(device)
+    _queue_changed(device)
 
 
 # ---------------------------------------------------------------------------------------------- transport
@@ -197,7 +212,7 @@ def play_at(device: VirtualDevice, index: int) -> None:
     """Tapping a row of the playing queue."""
     if 0 <= index < len(player(device)["queue"]):
         _start_track(device, index, True)
-        _save(device, queue_changed=False)
+        _meta_changed(device)
 
 
 def set_playing(device: VirtualDevice, playing: bool) -> None:
@@ -212,7 +227,8 @@ def set_playing(device: VirtualDevice, playing: bool) -> None:
     p["playing"] = playing
     p["since"] = device.elapsed_ms() if playing else None
     p["started"] = True
-    _save(device, queue_changed=False)
+    if not playing and p["progress"] > 0:
+        store.write_prefs(device, {PREF_POSITION_IN_TRACK: p["progress"]})
 
 
 def seek(device: VirtualDevice, ms: int) -> None:
@@ -223,7 +239,6 @@ def seek(device: VirtualDevice, ms: int) -> None:
         return
     p["progress"] = max(0, min(ms, song["duration"] or ms))
     p["since"] = device.elapsed_ms() if p["playing"] else None
-    _save(device, queue_changed=False)
 
 
 def toggle_play(device: VirtualDevice) -> None:
@@ -249,7 +264,7 @@ def next_song(device: VirtualDevice) -> None:
         return
     nxt = _next_position(device, force=True)
     _start_track(device, p["pos"] if nxt < 0 else nxt, p["playing"])
-    _save(device, queue_changed=False)
+    _meta_changed(device)
 
 
 def previous_song(device: VirtualDevice) -> None:
@@ -257,14 +272,14 @@ def previous_song(device: VirtualDevice) -> None:
     p = player(device)
     if current(device) is None:
         return
-    if progress_ms(device) > 2000:
+    if progress_ms(device) > 2000:  # MusicService.back: seek(0), no song change
         _start_track(device, p["pos"], p["playing"])
-    else:
-        prev = p["pos"] - 1
-        if prev < 0:
-            prev = len(p["queue"]) - 1 if p["repeat"] != REPEAT_NONE else 0
-        _start_track(device, prev, p["playing"])
-    _save(device, queue_changed=False)
+        return
+    prev = p["pos"] - 1
+    if prev < 0:
+        prev = len(p["queue"]) - 1 if p["repeat"] != REPEAT_NONE else 0
+    _start_track(device, prev, p["playing"])
+    _meta_changed(device)
 
 
 def toggle_shuffle(device: VirtualDevice) -> None:
@@ -280,20 +295,21 @@ def toggle_shuffle(device: VirtualDevice) -> None:
         p["queue"] = list(p["original"])
         ids = [s["id"] for s in p["queue"]]
         p["pos"] = ids.index(song["id"]) if song is not None and song["id"] in ids else (0 if ids else -1)
-    _save(device)
+    store.write_prefs(device, {PREF_SHUFFLE: p["shuffle"]})
+    _queue_changed(device)
 
 
 def cycle_repeat(device: VirtualDevice) -> None:
     """Repeat: off -> all -> this song -> off."""
     p = player(device)
     p["repeat"] = {REPEAT_NONE: REPEAT_ALL, REPEAT_ALL: REPEAT_THIS}.get(p["repeat"], REPEAT_NONE)
-    _save(device, queue_changed=False)
+    store.write_prefs(device, {PREF_REPEAT: p["repeat"]})
 
 
 def tick(device: VirtualDevice) -> None:
     """The clock moved: finished songs give way to the next ones (stopping at the end of the queue)."""
     p = player(device)
-    changed = False
+    moved = False
     for _ in range(10_000):
         song = current(device)
         if song is None or not p["playing"] or not song["duration"] or p["since"] is None:
@@ -301,12 +317,12 @@ def tick(device: VirtualDevice) -> None:
         played = p["progress"] + device.elapsed_ms() - p["since"]
         if played < song["duration"]:
             break
-        changed = True
         ended_at = p["since"] + song["duration"] - p["progress"]
         nxt = _next_position(device, force=False)
-        if nxt < 0:  # end of the queue: pause at the start of the last song
+        if nxt < 0:  # onTrackWentToNext at the end: pause at the start of the last song
             p["playing"], p["progress"], p["since"] = False, 0, None
             break
+        moved = True
         p["pos"], p["progress"], p["since"] = nxt, 0, ended_at
-    if changed:
-        _save(device, queue_changed=False)
+    if moved:
+        _meta_changed(device)

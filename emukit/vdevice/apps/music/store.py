@@ -3,7 +3,8 @@
 * ``databases/playlist.db`` (Room, version 24): ``PlaylistEntity`` and ``SongEntity``; a playlist's order is
   ``song_key`` order, and ``(playlist_creator_id, id)`` is unique, inserted with REPLACE as Room's DAO does.
 * ``databases/music_playback_state.db`` (MusicPlaybackQueueStore, version 12): ``playing_queue`` and
-  ``original_playing_queue``; the order is row order, every save deletes all rows and inserts again.
+  ``original_playing_queue``; the order is row order, every save deletes all rows and inserts again
+  (MusicService.saveQueues on every QUEUE_CHANGED, MusicService.kt:1144-1148, 1312-1317).
 * ``shared_prefs/<pkg>_preferences.xml``: MusicService's ``POSITION``, ``POSITION_IN_TRACK``,
   ``SHUFFLE_MODE`` and ``REPEAT_MODE``.
 
@@ -147,18 +148,10 @@ def insert_songs(device: VirtualDevice, pid: int, songs: Iterable[Song]) -> None
                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [_entity_row(pid, s) for s in songs])
 
 
-def remove_songs(device: VirtualDevice, keys: Iterable[int]) -> None:
-    """Delete SongEntity rows by ``song_key``."""
+def remove_song(device: VirtualDevice, pid: int, song_id: int) -> None:
+    """Delete a song's row from playlist ``pid`` (by song id: the pair is unique)."""
     with connect(device, PLAYLIST_DB, _PLAYLIST_SCHEMA) as db:
-        db.executemany("DELETE FROM SongEntity WHERE song_key = ?", [(k,) for k in keys])
-
-
-def reorder_playlist(device: VirtualDevice, pid: int, songs: list[Song]) -> None:
-    """Save a reordered playlist as the app does: delete its rows and insert them again in the new order."""
-    with connect(device, PLAYLIST_DB, _PLAYLIST_SCHEMA) as db:
-        db.execute("DELETE FROM SongEntity WHERE playlist_creator_id = ?", (pid,))
-        db.executemany(f"INSERT INTO SongEntity ({_SONG_ENTITY_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       [_entity_row(pid, s) for s in songs])
+        db.execute("DELETE FROM SongEntity WHERE playlist_creator_id = ? AND id = ?", (pid, song_id))
 
 
 # ---------------------------------------------------------------------------------------------- playing queue

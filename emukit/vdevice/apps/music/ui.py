@@ -1,8 +1,12 @@
-"""The per-build context of Retro Music's single activity: its fragment stack, overlays and helpers.
+"""The per-build context of Retro Music's single activity: its navigation stack, its sliding panel and its
+overlays.
 
-Retro Music is one activity with fragments, so every screen lives in ``act.state["nav"]`` (a stack of
-``{"s": screen, ...}`` entries, the library at the bottom) and BACK pops it. One overlay at a time sits on top
-of the top screen: ``act.state["menu"]`` (a popup menu) or ``act.state["dialog"]``.
+Retro Music is one activity (MainActivity) with a navigation host: every screen lives in
+``act.state["nav"]`` (a stack of ``{"s": screen, ...}`` entries, the library at the bottom, whose ``tab`` is the
+bottom navigation's destination) and BACK pops it. Now playing is not a destination but the bottom sheet
+(``slidingPanel``) expanded over the current screen: ``act.state["panel"] == "expanded"``
+(AbsSlidingMusicPanelActivity.expandPanel / collapsePanel). One overlay at a time sits on top:
+``act.state["menu"]`` (a popup menu) or ``act.state["dialog"]``.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ class Ui:
 
     @property
     def nav(self) -> list[dict[str, Any]]:
-        """The fragment stack (the library at the bottom)."""
+        """The navigation stack (the library at the bottom)."""
         nav = self.state.get("nav")
         if not nav:
             nav = self.state["nav"] = [{"s": "library"}]
@@ -41,19 +45,33 @@ class Ui:
 
     @property
     def top(self) -> dict[str, Any]:
-        """The visible screen's entry."""
+        """The visible destination's entry."""
         return self.nav[-1]
 
+    @property
+    def expanded(self) -> bool:
+        """Whether the sliding panel (Now playing) covers the screen."""
+        return self.state.get("panel") == "expanded"
+
+    def expand(self) -> None:
+        """expandPanel: Now playing slides up over the current screen."""
+        self.close_overlays()
+        self.state["panel"] = "expanded"
+
+    def collapse(self) -> None:
+        """collapsePanel: back to the mini player."""
+        self.close_overlays()
+        self.state.pop("panel", None)
+
     def push(self, screen: str, **data: Any) -> None:
-        """Open a screen on top (closing any menu or dialog)."""
+        """Navigate to a destination (closing any menu or dialog)."""
         self.close_overlays()
         self.nav.append({"s": screen, **data})
 
-    def pop(self) -> None:
-        """Close the top screen (the library stays)."""
+    def pop(self) -> dict[str, Any] | None:
+        """Remove the top destination (the library stays); returns the removed entry."""
         self.close_overlays()
-        if len(self.nav) > 1:
-            self.nav.pop()
+        return self.nav.pop() if len(self.nav) > 1 else None
 
     def toast(self, text: str) -> None:
         """Show a toast."""
@@ -61,7 +79,7 @@ class Ui:
             self.device.state.ui.toast = text
 
     def open_menu(self, kind: str, x: int, y: int, **ref: Any) -> None:
-        """Open a popup menu of ``kind`` whose top-right corner is at (x, y)."""
+        """Open a popup menu of ``kind`` anchored at the view whose top-right corner is at (x, y)."""
         self.state.pop("dialog", None)
         self.state["menu"] = {"kind": kind, "x": x, "y": y, **ref}
 
