@@ -1,10 +1,19 @@
-"""The home screen (Pixel Launcher): open an app by tapping its icon, as a person does."""
+"""The home screen (Pixel Launcher): open an app from the All Apps drawer, as a person does.
+
+A Pixel home screen holds Google's own apps only; Clock, Files, Markor, Retro Music and Settings are reached
+through All Apps: a swipe up that starts on the hotseat opens the drawer (``apps_view`` > ``apps_list_view``),
+whose icons (``icon`` TextViews, text = label) are sorted by label (Launcher3 AlphabeticalAppsList).
+The swipe is computed from the hotseat's bounds and the screen size (``Driver.screen()``); the drawer is
+scrolled by the grid's own bounds when an icon is below the fold.
+"""
 
 from __future__ import annotations
 
 from emukit.apps.base import AppProfile, operation
 
 PACKAGE = "com.google.android.apps.nexuslauncher"
+#: swipes tried to bring an icon into view in the drawer
+MAX_SCROLLS = 8
 
 
 class LauncherProfile(AppProfile):
@@ -12,12 +21,53 @@ class LauncherProfile(AppProfile):
     name = "launcher"
     activity = None
 
+    def _home_in_front(self) -> bool:
+        """The home screen itself (its workspace) is in front, with no app or drawer over it."""
+        return self.driver.current_app()[0] == self.package and self.driver.exists(**self.sel("workspace")) \
+            and not self._drawer_open()
+
+    def _drawer_open(self) -> bool:
+        return self.driver.exists(**self.sel("all_apps"))
+
+    @operation
+    def open_all_apps(self) -> None:
+        """From the home screen, swipe up from the hotseat to the upper quarter of the screen: All Apps opens."""
+        hotseat = self.driver.element(**self.sel("hotseat"))
+        _w, height, _dpi = self.driver.screen()
+        left, top, right, bottom = hotseat.bounds
+        x = (left + right) // 2
+        self.driver.swipe(x, (top + bottom) // 2, x, height // 4, 300)
+        self.driver.wait_until(self._drawer_open, "the All Apps drawer")
+
+    def _show_icon(self, label: str) -> None:
+        """Swipe the drawer's grid (across its own bounds) until the icon labelled ``label`` lies wholly inside
+        it; a missing icon is left to the tap that follows to report."""
+        for _ in range(MAX_SCROLLS):
+            grid = self.driver.find(**self.sel("all_apps"))
+            if grid is None:
+                return
+            left, top, right, bottom = grid.bounds
+            icon = self.driver.find(**self.sel("app_icon"), text=label)
+            if icon is not None and top <= icon.bounds[1] and icon.bounds[3] <= bottom:
+                return
+            x, span = (left + right) // 2, (bottom - top) * 3 // 5
+            if icon is not None and icon.bounds[1] < top:
+                self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
+            else:
+                self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
+
     @operation
     def open_app(self, label: str) -> None:
-        """Press HOME unless the home screen is already in front, then tap the app's icon (a running app comes
-        back where it was left)."""
-        if not self.driver.exists(resourceId=self.rid("icon"), text=label):
-            self.driver.home()
-        self.driver.tap(resourceId=self.rid("icon"), text=label)
+        """Open the app labelled ``label`` from All Apps: press HOME unless the home screen or the drawer is in
+        front already, open the drawer, tap the icon (a running app comes back where it was left)."""
+        if not (self._drawer_open() and self.driver.exists(**self.sel("app_icon"), text=label)):
+            if not self._home_in_front():  # a person presses HOME only when the home screen is not showing
+                self.driver.home()
+                self.driver.wait_until(lambda: self.driver.exists(**self.sel("workspace")) or self._drawer_open(),
+                                       "the home screen")
+            if not self._drawer_open():
+                self.open_all_apps()
+        self._show_icon(label)
+        self.driver.tap(**self.sel("app_icon"), text=label)
         self.driver.wait_until(lambda: self.driver.current_app()[0] != self.package, f"{label} in front")
         self.driver.wait_stable()

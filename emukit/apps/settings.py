@@ -1,14 +1,27 @@
 """Settings (``com.android.settings``): the Date & time page, the neutral boundary screen of temporal pairs.
 
-Verified against the virtual Settings; the real Settings app exposes the same page through
-``am start -n com.android.settings/.Settings$DateTimeSettingsActivity`` (unverified here).
+On API 34 Date & time is not on the Settings homepage: it is an entry of the System page
+(``res/xml/top_level_settings.xml`` top_level_system, ``res/xml/system_dashboard_fragment.xml``
+date_time_settings). The profile goes there the way a person does, homepage -> System -> Date & time, scrolling
+each list by its own bounds until the entry shows. (``am start -a android.settings.DATE_SETTINGS`` would open
+the page directly, but it is not what a user does and it leaves a different back stack; no step uses it.)
+The page is recognised by its first switch, "Set time automatically" (``date_time_prefs.xml`` auto_time).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from emukit.apps.base import AppProfile, operation
+from emukit.apps.launcher import LauncherProfile
+from emukit.device.actions import Element
+from emukit.errors import DeviceError
 
 PACKAGE = "com.android.settings"
+#: swipes tried to bring an entry into view
+MAX_SCROLLS = 8
+#: BACK presses tried to reach the homepage from a deeper page
+MAX_BACKS = 4
 
 
 class SettingsProfile(AppProfile):
@@ -16,19 +29,56 @@ class SettingsProfile(AppProfile):
     name = "settings"
     activity = f"{PACKAGE}.Settings"
 
+    def _scroll_until(self, find: Callable[[], Element | None]) -> None:
+        """Swipe the preference list (across its own bounds) until ``find()`` gives an element wholly inside
+        it; a missing entry is left to the tap that follows to report."""
+        for _ in range(MAX_SCROLLS):
+            box = self.driver.find(**self.sel("list"))
+            if box is None:
+                return
+            left, top, right, bottom = box.bounds
+            row = find()
+            if row is not None and top <= row.bounds[1] and row.bounds[3] <= bottom:
+                return
+            x, span = (left + right) // 2, (bottom - top) * 3 // 5
+            if row is not None and row.bounds[1] < top:
+                self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
+            else:
+                self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
+
+    def scroll_to_system(self) -> None:
+        """Bring the homepage's System entry into view."""
+        self._scroll_until(lambda: self.driver.find(**self.sel("system")))
+
+    def _on_date_time(self) -> bool:
+        return self.driver.exists(**self.sel("auto_time"))
+
     @operation
     def open_date_time(self) -> None:
-        """From the main Settings list, open "Date & time" (scrolling it into view)."""
-        for _ in range(4):
-            if self.driver.exists(text="Date & time"):
+        """From wherever Settings is (homepage, System, a deeper page), open System -> "Date & time"; a
+        no-op when the Date & time page is already in front."""
+        if self._on_date_time():
+            return
+        if self.driver.current_app()[0] != PACKAGE:
+            raise DeviceError(f"{self.driver.serial}: Settings is not in front")
+        for _ in range(MAX_BACKS):
+            if self.driver.exists(**self.sel("date_time")) or self.driver.exists(**self.sel("search_bar")):
                 break
-            self.driver.swipe(540, 1800, 540, 900, 300)
-        self.driver.tap(text="Date & time")
-        self.driver.element(text="Use network-provided time")
+            self.driver.back()
+        if not self.driver.exists(**self.sel("date_time")):
+            self.scroll_to_system()
+            self.driver.tap(**self.sel("system"))
+            self.driver.element(**self.sel("page_title", title=self.table.text("system")))
+        self._scroll_until(lambda: self.driver.find(**self.sel("date_time")))
+        self.driver.tap(**self.sel("date_time"))
+        self.driver.element(**self.sel("auto_time"))
 
     @operation
     def open_from_launcher(self) -> None:
-        """On the home screen, tap the Settings icon, then open "Date & time" from the main list."""
-        self.driver.tap(resourceId="com.google.android.apps.nexuslauncher:id/icon", text="Settings")
-        self.driver.wait_until(lambda: self.driver.exists(resourceId=self.rid("search_src_text")), "the Settings list")
+        """From the home screen, open Settings from the All Apps drawer, then "Date & time" (Settings resumes
+        where it was left; the page is opened only if it is not already in front)."""
+        launcher = LauncherProfile(self.driver, table=self.other_table("launcher"), sdk=self.sdk)
+        launcher.open_app(self.table.text("launcher_label"))
+        self.driver.wait_until(lambda: self.driver.exists(**self.sel("search_bar")) or self._on_date_time()
+                               or self.driver.exists(**self.sel("date_time")), "a Settings page")
         self.open_date_time()

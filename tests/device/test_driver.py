@@ -32,18 +32,18 @@ def test_observation_and_stability(driver):
 
 
 def test_actions_return_records(driver):
-    driver.home()
-    action = driver.tap(text="Settings")
+    driver.start_app(SETTINGS, stop_first=True)
+    action = driver.tap(resourceId=f"{SETTINGS}:id/search_action_bar")  # the homepage's search bar
     assert action.type == "tap" and action.element is not None
-    assert action.element.describe() == 'TextView "Settings"'
+    assert action.element.resource_id == f"{SETTINGS}:id/search_action_bar"
     left, top, right, bottom = action.element.bounds
     assert left <= action.x < right and top <= action.y < bottom
     assert action.elapsed_ms > 0
     assert driver.current_app()[0] == SETTINGS
-    typed_at = driver.tap(resourceId=f"{SETTINGS}:id/search_src_text")
+    typed_at = driver.tap(resourceId="android:id/search_src_text")
     assert typed_at.element.resource_id.endswith("search_src_text")
     assert driver.type_text("date time").text == "date time"
-    assert driver.element(resourceId=f"{SETTINGS}:id/search_src_text").text == "date time"
+    assert driver.element(resourceId="android:id/search_src_text").text == "date time"
     assert driver.back().key == 4
     driver.back()
     assert driver.current_app()[0] == SETTINGS or driver.current_app()[0] == LAUNCHER
@@ -59,7 +59,7 @@ def test_find_missing_and_waits_time_out(driver):
 
 def test_start_and_stop_app(driver):
     driver.start_app(SETTINGS, f"{SETTINGS}.DateTimeSettings", stop_first=True)
-    assert driver.exists(text="Date & time")
+    assert driver.exists(text="Set time automatically")
     driver.stop_app(SETTINGS)
     assert driver.current_app()[0] == LAUNCHER
 

@@ -54,20 +54,64 @@ def test_files_copy_move_delete(driver):
     assert driver.exists(text="No matches in Downloads")
 
 
+def test_files_reads_the_device_name_and_scrolls_to_rows(driver):
+    driver.shell(f"rm -rf {SD}/Download/* {SD}/Documents/*; mkdir -p {SD}/Documents/Deep/Inner", check=True)
+    for i in range(14):  # more rows than one screen holds: the walk scrolls the list by its bounds
+        driver.shell(f"mkdir -p {SD}/Documents/f{i:02d}", check=True)
+    driver.shell(f"echo z > {SD}/Documents/zz_last.txt", check=True)
+    files = profile_for(driver, "files")
+    assert files.device_name() == driver.shell("settings get global device_name").text.strip() == "sdk_gphone64_x86_64"
+    files.launch(fresh=True)
+    actions = files.copy_to(f"{SD}/Documents/zz_last.txt", f"{SD}/Documents/Deep/Inner")
+    assert exists(driver, f"{SD}/Documents/Deep/Inner/zz_last.txt")
+    assert any(a.type == "swipe" for a in actions)  # zz_last.txt was below the fold
+    assert not any(a.element and a.element.content_desc == "Navigate up" for a in actions)
+    shown = files.sel("root_storage", device=files.device_name())
+    assert shown == {"text": "sdk_gphone64_x86_64"}
+
+
+def test_settings_and_launcher_reach_date_time(driver):
+    launcher = profile_for(driver, "launcher")
+    settings = profile_for(driver, "settings")
+    driver.shell("am force-stop com.android.settings", check=True)
+    actions = launcher.open_app("Settings")
+    assert driver.current_app()[0] == "com.android.settings"
+    swipe = next(a for a in actions if a.type == "swipe")  # the drawer opens with a swipe from the hotseat
+    width, height, _ = driver.screen()
+    assert swipe.y2 == height // 4 and swipe.x == swipe.x2 and 0 < swipe.x < width
+    assert any(a.element and a.element.text == "Settings" and a.element.resource_id.endswith(":id/icon")
+               for a in actions)
+    steps = settings.open_date_time()
+    tapped = [a.element.text for a in steps if a.type == "tap" and a.element]
+    assert tapped == ["System", "Date & time"]
+    assert driver.exists(text="Set time automatically")
+    assert settings.open_date_time() == []  # already there
+    driver.home()
+    settings.open_from_launcher()  # Settings resumes on Date & time
+    assert driver.exists(text="Set time automatically")
+    driver.back()
+    driver.back()
+    assert driver.exists(resourceId="com.android.settings:id/search_action_bar")
+    settings.open_from_launcher()
+    assert driver.exists(text="Set time automatically")
+
+
 def test_notes_copy_and_paste(driver):
     notebook = f"{SD}/Documents/Markor"
-    driver.shell(f"rm -rf {notebook}; mkdir -p {notebook}; printf 'Alpha line one\\nKestrel7 flies\\n' > "
+    # one payload per paragraph: Markor's view mode joins soft-wrapped lines into one paragraph
+    driver.shell(f"rm -rf {notebook}; mkdir -p {notebook}; printf 'Alpha line one\\n\\nKestrel7 flies\\n' > "
                  f"{notebook}/source.md", check=True)
     notes = profile_for(driver, "notes")
     notes.launch(fresh=True)
     notes.open_document("source.md")
     notes.view_mode()
-    notes.copy_line("Kestrel7 flies")
-    notes.select_then_cancel("Alpha line one")
+    notes.copy("Kestrel7")
+    notes.select_then_cancel("Alpha")
     notes.up()
     notes.create_note("scratch")
     notes.paste()
-    assert driver.shell(f"cat {notebook}/scratch.md").text == "Kestrel7 flies"
+    notes.up()  # Markor writes the document when it is left (onPause)
+    assert driver.shell(f"cat {notebook}/scratch.md").text == "Kestrel7"
 
 
 def test_clock_timer_controls(driver):
@@ -76,9 +120,9 @@ def test_clock_timer_controls(driver):
     clock.launch(fresh=True)
     clock.open_timers()
     clock.start_timer(300)
-    assert driver.element(resourceId="com.google.android.deskclock:id/timer_time_text").text == "5:00"
+    assert driver.element(**clock.sel("timer_text")).text == "5:00"
     clock.pause()
-    assert driver.exists(description="Resume")
+    assert driver.exists(**clock.sel("card_start"))  # a paused timer's button says Start (there is no Resume)
     clock.resume()
     clock.reset()
     clock.restart()
@@ -89,8 +133,8 @@ def test_clock_timer_controls(driver):
 
 
 def test_music_queue_and_playlist(driver):
-    from emukit.probes import probe
     from emukit.media import make_mp3
+    from emukit.probes import probe
 
     titles = ["Amber", "Birch", "Cedar", "Dune"]
     driver.shell("pm clear code.name.monkey.retromusic; rm -rf /sdcard/Music/*", check=True)

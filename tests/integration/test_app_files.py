@@ -14,6 +14,7 @@ ACTIVITY = f"{PKG}/com.android.documentsui.files.FilesActivity"
 SD = "/sdcard"
 IME = 'package="com.android.inputmethod.latin"'
 TITLE = "android:id/title"
+DEVICE_NAME = "sdk_gphone64_x86_64"  # the shared-storage root's title: Settings.Global.DEVICE_NAME
 SEED = (
     "mkdir -p /sdcard/Download/Reports /sdcard/Documents/Archive /sdcard/Music/Old /sdcard/Pictures/Trips",
     "echo quarterly > /sdcard/Download/report_q3.pdf",
@@ -65,25 +66,38 @@ def select(d, *names: str) -> None:
 
 
 def selection_menu(d, item: str) -> None:
-    d(resourceId=f"{PKG}:id/action_menu_overflow").click()
+    d(description="More options", className="android.widget.ImageView").click()
     d(text=item).click()
 
 
 def pick_internal(d, *folders: str) -> None:
-    """In the destination picker: Internal storage, then down through ``folders``."""
+    """In the destination picker: the device's storage root, then down through ``folders``."""
     d(description="Show roots").click()
-    d(resourceId=TITLE, text="Internal storage").click()
+    d(resourceId=TITLE, text=DEVICE_NAME).click()
     for folder in folders:
         row(d, folder).click()
 
 
 def delete_selected(d, confirm: bool = True) -> None:
     d(description="Delete").click()
-    assert d(resourceId="android:id/message").exists
+    assert d(resourceId="android:id/button1", text="OK").exists and not d(resourceId="android:id/message").exists
     d(resourceId="android:id/button1" if confirm else "android:id/button2").click()
 
 
 # ------------------------------------------------------------------ copy / move / delete, direct
+def test_storage_root_is_titled_with_the_device_name(files, adb_device):
+    assert adb_device.shell("settings get global device_name").strip() == DEVICE_NAME
+    files(description="Show roots").click()
+    assert files(resourceId=TITLE, text=DEVICE_NAME).exists and not files(text="Internal storage").exists
+    files(resourceId=TITLE, text=DEVICE_NAME).click()
+    assert files(resourceId=f"{PKG}:id/header_title", text=f"Files on {DEVICE_NAME}").exists
+    adb_device.shell("settings put global device_name 'Lab phone'")
+    files(description="Show roots").click()  # the roots are read again when the drawer opens
+    assert files(resourceId=TITLE, text="Lab phone").exists
+    adb_device.shell(f"settings put global device_name {DEVICE_NAME}")
+    files.press("back")
+
+
 def test_copy_confirmed_and_cancelled(files, adb_device):
     d = files
     select(d, "report_q3.pdf")
@@ -130,7 +144,7 @@ def test_delete_confirmed_and_cancelled(files, adb_device):
     assert d(resourceId=f"{PKG}:id/action_menu_delete").exists
     d(description="Delete").click()
     assert d(text='Delete "report_q3.pdf"?').exists
-    d(text="Delete", resourceId="android:id/button1").click()
+    d(text="OK", resourceId="android:id/button1").click()
     assert not present(adb_device, f"{SD}/Download/report_q3.pdf")
     assert adb_device.shell(f"find {SD}/Download -name 'report_q3*'").strip() == ""
 
@@ -146,7 +160,7 @@ def test_target_and_decoy_operations_in_one_session(files, adb_device):
     d(resourceId="android:id/button1").click()
     # decoy in another folder: move Music/decoy_song.mp3 into Music/Old, then cancel a delete there
     d(description="Show roots").click()
-    d(resourceId=TITLE, text="Internal storage").click()
+    d(resourceId=TITLE, text=DEVICE_NAME).click()
     row(d, "Music").click()
     select(d, "decoy_song.mp3")
     selection_menu(d, "Move to\u2026")
@@ -184,7 +198,7 @@ def test_copy_then_delete_destination(files, adb_device):
     d(resourceId="android:id/button1").click()
     assert present(adb_device, f"{SD}/Documents/Archive/report_q3.pdf")
     d(description="Show roots").click()
-    d(resourceId=TITLE, text="Internal storage").click()
+    d(resourceId=TITLE, text=DEVICE_NAME).click()
     row(d, "Documents").click()
     row(d, "Archive").click()
     assert d(resourceId=f"{PKG}:id/header_title", text="Files in Archive").exists

@@ -32,15 +32,16 @@ def test_adbutils_screen_and_apps(adb_device):
     assert (size.width, size.height) == (1080, 2400)
     adb_device.app_start(SETTINGS)
     assert adb_device.app_current().package == SETTINGS
-    adb_device.keyevent("KEYCODE_HOME")
-    assert adb_device.app_current().package == LAUNCHER
-    # tap the Settings icon on the launcher, found in the hierarchy (bounds are consistent with pixels)
+    # tap the homepage's search bar, found in the hierarchy (bounds are consistent with pixels)
     xml = adb_device.dump_hierarchy()
-    node = next(n for n in ET.fromstring(xml).iter("node") if n.get("text") == "Settings")
+    node = next(n for n in ET.fromstring(xml).iter("node") if n.get("resource-id") == f"{SETTINGS}:id/search_action_bar")
     left, top, right, bottom = map(int, node.get("bounds").replace("][", ",").strip("[]").split(","))
     adb_device.click((left + right) // 2, (top + bottom) // 2)
-    assert adb_device.app_current().package == SETTINGS
-    adb_device.keyevent(4)
+    assert any(n.get("resource-id") == "android:id/search_src_text"
+               for n in ET.fromstring(adb_device.dump_hierarchy()).iter("node"))
+    adb_device.keyevent(4)  # closes the keyboard
+    adb_device.keyevent(4)  # leaves the search page
+    adb_device.keyevent("KEYCODE_HOME")
     assert adb_device.app_current().package == LAUNCHER
 
 
@@ -58,20 +59,23 @@ def test_u2_info_and_hierarchy(u2):
 
 def test_u2_selectors(u2):
     u2.press("home")
-    assert u2(text="Settings").exists
     assert u2(description="Home").exists
     assert u2(resourceId="com.android.systemui:id/back").exists
+    u2.app_start(SETTINGS, stop=True)
+    assert u2(text="Network & internet").exists
     assert not u2(text="No such label anywhere").exists
-    assert u2(text="Settings").get_text() == "Settings"
-    u2(text="Settings").click()
-    assert u2.app_current()["package"] == SETTINGS
+    assert u2(text="Network & internet").get_text() == "Network & internet"
+    u2(text="Network & internet").click()
+    assert not u2(text="Network & internet", resourceId="android:id/title").exists
     u2(description="Back").click()
+    assert u2(text="Network & internet").exists and u2.app_current()["package"] == SETTINGS
+    u2(description="Home").click()
     assert u2.app_current()["package"] == LAUNCHER
 
 
 def test_u2_date_time_page(u2, adb_device):
     adb_device.shell(f"am start -n {SETTINGS}/.DateTimeSettings")
-    assert u2(text="Date & time").exists
+    assert u2(text="Set time automatically").exists
     u2.press("back")
     u2.press("home")
 

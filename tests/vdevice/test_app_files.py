@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from emukit.apps.selectors import table
 from emukit.vdevice.apps.files import FilesApp
 from emukit.vdevice.apps.files import storage as st
 from emukit.vdevice.device import VirtualDevice
@@ -19,6 +20,8 @@ PICK = "com.android.documentsui.picker.PickActivity"
 SD = "/storage/emulated/0"
 DL = SD + "/Download"
 IME = "com.android.inputmethod.latin"
+T = table(PKG)
+DEVICE_NAME = "sdk_gphone64_x86_64"  # Settings.Global.DEVICE_NAME on a fresh device: the model
 
 
 def rid(name: str) -> str:
@@ -86,8 +89,19 @@ def select(dev: VirtualDevice, *names: str) -> None:
 
 
 def menu(dev: VirtualDevice, item: str) -> None:
-    tap(dev, resource_id=rid("action_menu_overflow"))
+    tap(dev, content_desc="More options")
     tap(dev, text=item)
+
+
+def toolbar_title(dev: VirtualDevice) -> str:
+    bar = find(dev, resource_id=rid("toolbar"))
+    return next(v.text for v in bar.walk() if v.cls == "android.widget.TextView" and v.text)
+
+
+def dialog_message(dev: VirtualDevice) -> str:
+    """The delete dialog's text: the dialog's own TextView without id (no title, no android:id/message)."""
+    card = find(dev, resource_id="android:id/content")
+    return next(v.text for v in card.walk() if v.cls == "android.widget.TextView" and v.text and not v.resource_id)
 
 
 @pytest.fixture
@@ -112,6 +126,9 @@ def test_identity_and_launch(device: VirtualDevice) -> None:
     assert find(device, resource_id=rid("message")).text == "No items"
     for desc in ("Show roots", "Search", "More options"):
         assert find(device, content_desc=desc).clickable
+    assert find(device, content_desc="More options").cls == "android.widget.ImageView"
+    assert find(device, content_desc="Search").resource_id == rid("option_menu_search")
+    assert device.state.settings["global"]["device_name"] == DEVICE_NAME
 
 
 @pytest.mark.parametrize(("size", "text"), [(0, "0 B"), (12, "12 B"), (900, "900 B"), (950, "0.95 kB"),
@@ -156,10 +173,12 @@ def test_hidden_files_are_not_listed_and_build_is_cheap(seeded: VirtualDevice) -
 def test_open_folder_up_back_breadcrumb_and_roots(seeded: VirtualDevice) -> None:
     tap(seeded, text="sub")
     tap(seeded, text="deep")
-    assert find(seeded, resource_id=rid("toolbar_title")).text == "deep"
+    assert toolbar_title(seeded) == "deep"
     assert [v.text for v in views(seeded) if v.resource_id == rid("breadcrumb_text")] == ["Downloads", "sub", "deep"]
-    assert find(seeded, resource_id=rid("header_title")).text == "Files in deep"
-    tap(seeded, content_desc="Navigate up")
+    assert find(seeded, resource_id=rid("header_title")).text == "Files in Downloads"  # the Downloads root's header
+    assert find(seeded, content_desc="Show roots")  # inside folders too: DocumentsUI has no "Navigate up"
+    assert not any(v.content_desc == "Navigate up" for v in views(seeded))
+    seeded.wm.key(4)  # BACK goes up
     assert titles(seeded) == ["deep"]
     seeded.wm.key(4)
     assert titles(seeded) == ["sub", "A.pdf", "b.txt"]
@@ -168,9 +187,15 @@ def test_open_folder_up_back_breadcrumb_and_roots(seeded: VirtualDevice) -> None
     tap(seeded, text="Downloads", resource_id=rid("breadcrumb_text"))
     assert seeded.top.state["path"] == DL
     tap(seeded, content_desc="Show roots")
-    tap(seeded, text="Internal storage", resource_id="android:id/title")
+    drawer = find(seeded, resource_id=rid("roots_list"))
+    assert [v.text for v in drawer.walk() if v.resource_id == "android:id/title"] == ["Downloads", DEVICE_NAME]
+    tap(seeded, text=DEVICE_NAME, resource_id="android:id/title")
     assert {"Documents", "Download", "Music", "Pictures", "DCIM"} <= set(titles(seeded))
-    assert find(seeded, resource_id=rid("header_title")).text == "Files on Internal storage"
+    assert toolbar_title(seeded) == DEVICE_NAME
+    assert find(seeded, resource_id=rid("header_title")).text == f"Files on {DEVICE_NAME}"
+    tap(seeded, text="Documents")
+    assert find(seeded, resource_id=rid("header_title")).text == "Files in Documents"
+    seeded.wm.key(4)
     seeded.wm.key(4)  # at a root's top BACK leaves the app
     assert seeded.top.package != PKG
 
@@ -181,7 +206,7 @@ def test_initial_uri_extra_and_vanished_folder(seeded: VirtualDevice) -> None:
     assert seeded.top.state["root"] == "storage" and titles(seeded) == ["target", "keep.md"]
     tap(seeded, text="target")
     st.delete_paths(seeded, [f"{SD}/Documents"])
-    assert find(seeded, resource_id=rid("toolbar_title")).text == "Internal storage"
+    assert toolbar_title(seeded) == DEVICE_NAME
 
 
 def test_open_text_file_and_unsupported_file(seeded: VirtualDevice) -> None:
@@ -197,6 +222,8 @@ def test_open_text_file_and_unsupported_file(seeded: VirtualDevice) -> None:
 def test_selection_mode_multi_select_and_exit(seeded: VirtualDevice) -> None:
     select(seeded, "b.txt")
     assert find(seeded, resource_id=rid("action_bar_title")).text == "1 selected"
+    assert find(seeded, resource_id=rid("action_menu_delete")).content_desc == "Delete"
+    assert find(seeded, resource_id=rid("action_mode_close_button")).content_desc == "Cancel"
     boxes = [v for v in views(seeded) if v.resource_id == rid("icon_check")]
     assert len(boxes) == 3 and sum(b.checked for b in boxes) == 1
     tap(seeded, text="A.pdf")
@@ -204,7 +231,7 @@ def test_selection_mode_multi_select_and_exit(seeded: VirtualDevice) -> None:
     assert find(seeded, resource_id=rid("action_bar_title")).text == "3 selected"
     tap(seeded, text="sub")  # deselect: does not open the folder
     assert seeded.top.state["sel"] == [f"{DL}/b.txt", f"{DL}/A.pdf"]
-    tap(seeded, content_desc="Close")
+    tap(seeded, content_desc="Cancel")
     assert not seeded.top.state["sel"] and not any(v.resource_id == rid("icon_check") for v in views(seeded))
     select(seeded, "b.txt")
     seeded.wm.key(4)
@@ -226,7 +253,7 @@ def test_copy_confirmed_keeps_source_and_clashes_get_a_number(seeded: VirtualDev
     select(seeded, "b.txt")
     menu(seeded, "Copy to\u2026")
     tap(seeded, content_desc="Show roots")
-    tap(seeded, text="Internal storage", resource_id="android:id/title")
+    tap(seeded, text=DEVICE_NAME, resource_id="android:id/title")
     tap(seeded, text="Documents")
     tap(seeded, text="target")
     tap(seeded, resource_id="android:id/button1")
@@ -244,7 +271,7 @@ def test_copy_folder_is_recursive_and_cancel_changes_nothing(seeded: VirtualDevi
     select(seeded, "sub")
     menu(seeded, "Copy to\u2026")
     tap(seeded, content_desc="Show roots")
-    tap(seeded, text="Internal storage", resource_id="android:id/title")
+    tap(seeded, text=DEVICE_NAME, resource_id="android:id/title")
     tap(seeded, text="Documents")
     seeded.wm.key(4)  # BACK in the picker goes up, then cancels at the root
     seeded.wm.key(4)
@@ -253,7 +280,7 @@ def test_copy_folder_is_recursive_and_cancel_changes_nothing(seeded: VirtualDevi
     select(seeded, "sub")
     menu(seeded, "Copy to\u2026")
     tap(seeded, content_desc="Show roots")
-    tap(seeded, text="Internal storage", resource_id="android:id/title")
+    tap(seeded, text=DEVICE_NAME, resource_id="android:id/title")
     tap(seeded, text="Documents")
     tap(seeded, text="Copy")
     assert seeded.fs.read_bytes(f"{SD}/Documents/sub/deep/Report.TXT") == b"rrrrr"
@@ -287,29 +314,31 @@ def test_move_confirmed_cancelled_and_not_into_itself(seeded: VirtualDevice) -> 
 def test_delete_confirm_and_cancel(seeded: VirtualDevice) -> None:
     select(seeded, "b.txt")
     tap(seeded, content_desc="Delete")
-    assert find(seeded, resource_id="android:id/message").text == 'Delete "b.txt"?'
+    assert dialog_message(seeded) == 'Delete "b.txt"?'
+    assert find(seeded, resource_id="android:id/button1").text == "OK"  # android.R.string.ok, not "Delete"
+    assert not any(v.resource_id in ("android:id/message", "android:id/alertTitle") for v in views(seeded))
     tap(seeded, text="Cancel")
     assert exists(seeded, f"{DL}/b.txt") and seeded.top.state["sel"]
     tap(seeded, content_desc="Delete")
     seeded.wm.key(4)  # BACK cancels the dialog too
     assert exists(seeded, f"{DL}/b.txt")
     tap(seeded, content_desc="Delete")
-    tap(seeded, text="Delete", resource_id="android:id/button1")
+    tap(seeded, text="OK", resource_id="android:id/button1")
     assert not exists(seeded, f"{DL}/b.txt") and not seeded.top.state["sel"]
     select(seeded, "sub", "A.pdf")
     tap(seeded, content_desc="Delete")
-    assert find(seeded, resource_id="android:id/message").text == "Delete 2 items?"
-    tap(seeded, text="Delete", resource_id="android:id/button1")
+    assert dialog_message(seeded) == "Delete 2 items?"
+    tap(seeded, text="OK", resource_id="android:id/button1")
     assert titles(seeded) == [] and find(seeded, resource_id=rid("message")).text == "No items"
     put(seeded, "Download/f1/x")
     put(seeded, "Download/f2/y")
     select(seeded, "f1")
     tap(seeded, content_desc="Delete")
-    assert find(seeded, resource_id="android:id/message").text == 'Delete folder "f1" and its contents?'
+    assert dialog_message(seeded) == 'Delete folder "f1" and its contents?'
     seeded.wm.key(4)
     tap(seeded, text="f2")
     tap(seeded, content_desc="Delete")
-    assert find(seeded, resource_id="android:id/message").text == "Delete 2 folders and their contents?"
+    assert dialog_message(seeded) == "Delete 2 folders and their contents?"
 
 
 # ------------------------------------------------------------------ search
@@ -354,7 +383,7 @@ def test_search_chips_and_acting_on_results(seeded: VirtualDevice) -> None:
     assert titles(seeded) == ["A.pdf", "b.txt", "Report.TXT"]
     hold(seeded, text="Report.TXT")
     tap(seeded, content_desc="Delete")
-    tap(seeded, text="Delete", resource_id="android:id/button1")
+    tap(seeded, text="OK", resource_id="android:id/button1")
     assert not exists(seeded, f"{DL}/sub/deep/Report.TXT")
     assert titles(seeded) == ["A.pdf", "b.txt"]
 

@@ -1,8 +1,12 @@
-"""The Settings app: a main list, sub-pages (``.SubSettings`` with ``state["page"]``) and Date & time.
+"""The Settings app, laid out as API 34's Settings: the homepage (search bar, then the top-level entries with
+System near the end and no Date & time), sub-pages (``.SubSettings`` with ``state["page"]``) whose title is
+the collapsing toolbar's content-desc, and the Date & time page reached from System.
 
-Everything shown is read from the device state on each build: ``state.settings["global"|"system"|"secure"]``
-(strings, like ``settings get``), the logical clock and the installed packages. Switches write the same
-keys, so ``adb shell settings get`` sees what the UI did and the UI reflects what ``settings put`` did.
+Everything a profile touches is drawn from the selector table of the image's Settings
+(``emukit/apps/tables/com.android.settings``). Everything shown is read from the device state on each build:
+``state.settings["global"|"system"|"secure"]`` (strings, like ``settings get``), the logical clock and the
+installed packages. Switches write the same keys, so ``adb shell settings get`` sees what the UI did and the
+UI reflects what ``settings put`` did.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from emukit.apps.selectors import table
 from emukit.vdevice.apps.base import App
 from emukit.vdevice.state import Activity
+from emukit.vdevice.ui import theme
 from emukit.vdevice.ui import widgets as w
 from emukit.vdevice.ui.clockfmt import (
     MONTHS,
@@ -24,12 +30,19 @@ from emukit.vdevice.ui.clockfmt import (
     local_now,
     tz_label,
 )
-from emukit.vdevice.ui.view import Bounds, Color, View
+from emukit.vdevice.ui.theme import dp, px
+from emukit.vdevice.ui.view import Bounds, Color, Style, View
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
 PACKAGE = "com.android.settings"
+T = table(PACKAGE)
+#: the Date & time page: this app's own name for it and the real activity alias (Settings$DateTimeSettingsActivity)
+DATE_TIME_ACTIVITIES = (".DateTimeSettings", ".Settings$DateTimeSettingsActivity")
+HEADER_H = dp(176)  # the expanded collapsing toolbar of a sub-page
+SEARCH_H = dp(80)  # the homepage's search bar card, with its margins
+SEARCH_FIELD = "android:id/search_src_text"  # the search page's SearchView query field
 TIME_ZONES = ("UTC", "Europe/London", "Europe/Berlin", "America/New_York", "America/Los_Angeles",
               "Asia/Kolkata", "Asia/Tokyo", "Australia/Sydney")
 
@@ -61,6 +74,11 @@ def put(device: VirtualDevice, ns: str, key: str, value: str) -> None:
     device.state.settings.setdefault(ns, {})[key] = value
 
 
+def location_on(device: VirtualDevice) -> bool:
+    """Settings.Secure.LOCATION_MODE is not off (SettingsProvider's def_location_mode is 3, on)."""
+    return get(device, "secure", "location_mode", "3") != "0"
+
+
 def switch(device: VirtualDevice, title: str, ns: str, key: str, default: str, summary: str = "",
            on: str = "1", off: str = "0", enabled: bool = True) -> Row:
     """A switch row bound to a settings key holding ``on`` / ``off``."""
@@ -73,15 +91,31 @@ class SettingsApp(App):
     """Android Settings with the pages a tester reaches most; no row crashes and few do nothing."""
 
     package = PACKAGE
-    label = "Settings"
+    label = T.text("launcher_label")
     launcher_activity = ".Settings"
-    activities = (".Settings", ".DateTimeSettings", ".SubSettings")
+    activities = (".Settings", ".SubSettings", *DATE_TIME_ACTIVITIES)
     icon = "gear"
     icon_color = (84, 110, 140)
+
+    def install(self, device: VirtualDevice) -> None:
+        """First boot: SettingsProvider writes Settings.Global.DEVICE_NAME = the model (def_device_name_simple
+        of Build.MODEL), which Files shows as the shared-storage root's title."""
+        device.state.settings.setdefault("global", {}).setdefault(
+            "device_name", device.state.props.get("ro.product.model", ""))
 
     # ------------------------------------------------------------------ navigation
     def open_page(self, device: VirtualDevice, page: str, **extra: str) -> None:
         device.push_activity(PACKAGE, ".SubSettings", {"page": page, **extra})
+
+    def _open_search(self, device: VirtualDevice) -> None:
+        """The search bar opens search with its query field focused and the keyboard up."""
+        self.open_page(device, "search")
+        ui = device.state.ui
+        ui.focused_id, ui.cursor, ui.text_menu = SEARCH_FIELD, 0, None
+
+    def open_date_time(self, device: VirtualDevice) -> None:
+        """System's "Date & time" entry: the DateTimeSettings fragment in a new SubSettings."""
+        device.push_activity(PACKAGE, DATE_TIME_ACTIVITIES[0])
 
     def on_back(self, device: VirtualDevice, act: Activity) -> bool:
         if act.state.get("dialog"):
@@ -90,48 +124,93 @@ class SettingsApp(App):
         return False
 
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
-        if act.activity == ".DateTimeSettings":
-            title, rows = "Date & time", self._date_time(device, act)
+        if act.activity in DATE_TIME_ACTIVITIES:
+            title, rows = T.text("date_time"), self._date_time(device, act)
         else:
             page = act.state.get("page", "main") if act.activity == ".SubSettings" else "main"
             title, rows = getattr(self, f"_page_{page}", self._page_main)(device, act)
         root = w.screen(frame)
-        back = None if act.activity == ".Settings" else device.finish_top
-        root.add(w.app_bar(frame, title, on_back=back, rid=f"{PACKAGE}:id/action_bar"))
-        body = w.below_app_bar(frame)
         if act.activity == ".Settings":
-            body, rows = self._search(root, body, act, rows)
+            body = self._search_bar(device, root, frame)
+        elif act.state.get("page") == "search":
+            body = self._search_field(root, frame, act)
+        else:
+            body = self._header(root, frame, title, device.finish_top)
         items = [(w.row_height(bool(r.summary)), lambda top, r=r: w.list_row(
             body, top, r.title, r.summary, icon=r.icon, icon_bg=r.color,
-            on_click=r.on_click if r.enabled else None, checked=r.checked, enabled=r.enabled)) for r in rows]
+            on_click=r.on_click if r.enabled else None, checked=r.checked, enabled=r.enabled,
+            title_rid=T.rid("pref_title"))) for r in rows]
         root.add(w.scroll_list(body, items, act.state.get("scroll", 0), lambda v: act.state.update(scroll=v),
-                               rid=f"{PACKAGE}:id/recycler_view", padding_bottom=48))
+                               rid=T.rid("list"), padding_bottom=px(48), cls=T.cls("list")))
         dialog = act.state.get("dialog")
         if dialog:
             root.add(self._dialog(device, act, frame, dialog))
         return root
 
-    def _search(self, root: View, body: Bounds, act: Activity, rows: list[Row]) -> tuple[Bounds, list[Row]]:
-        """The "Search settings" field above the main list; typing filters the rows by title/summary."""
-        left, top, right, bottom = body
+    def _search_bar(self, device: VirtualDevice, root: View, frame: Bounds) -> Bounds:
+        """The homepage's search bar (``search_bar.xml``: a card holding the ``search_action_bar`` Toolbar and
+        its "Search settings" title); a tap opens the search page. Returns the area left for the list."""
+        left, top, right, bottom = frame
+        card = View(cls="android.widget.FrameLayout", bounds=(left + px(42), top + px(24), right - px(42),
+                                                              top + SEARCH_H - px(24)),
+                    resource_id=f"{PACKAGE}:id/search_bar", style=Style(bg=theme.SURFACE_VARIANT, radius=px(60)))
+        x0, y0, x1, y1 = card.bounds
+        bar = View(cls="android.view.ViewGroup", bounds=card.bounds, resource_id=T.rid("search_bar"), clickable=True,
+                   on_click=lambda: self._open_search(device))
+        bar.add(View(cls="android.widget.ImageButton", bounds=(x0 + px(24), y0, x0 + px(24) + w.TOUCH, y1),
+                     style=Style(icon="search", icon_color=theme.TEXT_SECONDARY, icon_size=px(56))))
+        bar.add(View(cls=T.cls("search_bar_title"), bounds=(x0 + px(150), y0, x1 - px(40), y1),
+                     text=T.text("search_bar_title"), resource_id=T.rid("search_bar_title"),
+                     style=Style(fg=theme.TEXT_SECONDARY, font_size=theme.TEXT_BODY_L)))
+        card.add(bar)
+        root.add(card)
+        return left, top + SEARCH_H, right, bottom
+
+    def _header(self, root: View, frame: Bounds, title: str, on_back: Callable[[], object]) -> Bounds:
+        """A sub-page's collapsing toolbar: the title is its content-desc (drawn by the layout, not a TextView),
+        over the ``action_bar`` Toolbar with "Navigate up". Returns the area left for the list."""
+        left, top, right, bottom = frame
+        header = View(cls=T.cls("page_title"), bounds=(left, top, right, top + HEADER_H),
+                      resource_id=T.rid("page_title"), content_desc=T.desc("page_title", title=title),
+                      style=Style(bg=theme.BACKGROUND, font_size=theme.TEXT_TITLE_L + px(20), valign="bottom",
+                                  padding=px(48), show_desc=True))
+        bar = View(cls="android.view.ViewGroup", bounds=(left, top, right, top + w.APP_BAR_H),
+                   resource_id=f"{PACKAGE}:id/action_bar")
+        inset = (w.APP_BAR_H - w.TOUCH) // 2
+        bar.add(View(cls=T.cls("navigate_up"), bounds=(left + px(12), top + inset, left + px(12) + w.TOUCH,
+                                                       top + inset + w.TOUCH),
+                     content_desc=T.desc("navigate_up"), clickable=True, on_click=on_back,
+                     style=Style(icon="arrow_back", icon_color=theme.TEXT, icon_size=px(60))))
+        header.add(bar)
+        root.add(header)
+        return left, top + HEADER_H, right, bottom
+
+    def _search_field(self, root: View, frame: Bounds, act: Activity) -> Bounds:
+        """The search page's query field (a SearchView's ``search_src_text``); typing filters the settings."""
+        left, top, right, bottom = frame
         query = act.state.get("query", "")
 
         def set_query(text: str) -> None:
             act.state["query"] = text
             act.state["scroll"] = 0
 
-        root.add(w.text_field((left + 40, top + 8, right - 40, top + 136), query, set_query,
-                              key=f"{PACKAGE}:id/search_src_text", rid=f"{PACKAGE}:id/search_src_text",
-                              hint="Search settings"))
-        needle = query.strip().lower()
-        if needle:
-            rows = [r for r in rows if needle in r.title.lower() or needle in r.summary.lower()]
-            rows = rows or [Row("No results", f"Nothing matches \u201c{query.strip()}\u201d", enabled=False)]
-        return (left, top + 160, right, bottom), rows
+        root.add(w.text_field((left + px(40), top + px(20), right - px(40), top + px(148)), query, set_query,
+                              key=SEARCH_FIELD, rid=SEARCH_FIELD,
+                              hint=T.text("search_bar_title")))
+        return left, top + px(170), right, bottom
 
     # ------------------------------------------------------------------ pages: (title, rows)
+    def _page_search(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
+        """Every entry of the homepage and of System whose title or summary holds the query."""
+        needle = act.state.get("query", "").strip().lower()
+        if not needle:
+            return "", []
+        rows = [r for r in self._page_main(device, act)[1] + self._page_system(device, act)[1]
+                if needle in r.title.lower() or needle in r.summary.lower()]
+        return "", rows or [Row("No results", f"Nothing matches \u201c{needle}\u201d", enabled=False)]
+
     def _page_main(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
-        now = local_now(device)
+        """The homepage entries in top_level_settings.xml's order; Date & time is under System."""
         wifi = get(device, "global", "wifi_on", "1") == "1"
 
         def page(name: str) -> Callable[[], None]:
@@ -148,9 +227,16 @@ class SettingsApp(App):
             Row("Storage", "Internal shared storage", "storage", (161, 66, 244), page("storage")),
             Row("Sound & vibration", "Volume, haptics, Do Not Disturb", "volume", (0, 137, 123), page("sound")),
             Row("Display", "Dark theme, font size, brightness", "sun", (232, 113, 10), page("display")),
-            Row("Date & time", f"{format_date_long(now)}, {format_time(device, now)}", "clock", (26, 115, 232),
-                lambda: device.push_activity(PACKAGE, ".DateTimeSettings")),
-            Row("System", "Languages, keyboard, date & time", "info", (95, 99, 104), page("system")),
+            Row("Wallpaper & style", "Colors, themed icons, app grid", "edit", (0, 137, 123), page("wallpaper")),
+            Row("Accessibility", "Display, interaction, audio", "person", (95, 99, 104), page("accessibility")),
+            Row("Security & privacy", "App security, device lock, permissions", "info", (30, 142, 62),
+                page("security")),
+            Row("Location", "On" if location_on(device) else "Off", "info", (26, 115, 232), page("location")),
+            Row("Safety & emergency", "Emergency SOS, medical info, alerts", "bell", (217, 48, 37),
+                page("emergency")),
+            Row("Passwords & accounts", "Saved passwords, autofill, synced accounts", "person", (161, 66, 244),
+                page("accounts")),
+            Row(T.text("system"), "Languages, gestures, time, backup", "info", (95, 99, 104), page("system")),
             Row("About phone", device.state.props.get("ro.product.model", ""), "phone", (84, 110, 140),
                 page("about")),
         ]
@@ -161,6 +247,27 @@ class SettingsApp(App):
             switch(device, "Internet", "global", "wifi_on", "1", "AndroidWifi", enabled=not airplane),
             switch(device, "Airplane mode", "global", "airplane_mode_on", "0"),
         ]
+
+    def _page_wallpaper(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
+        return "Wallpaper & style", [switch(device, "Dark theme", "secure", "ui_night_mode", "1", on="2", off="1")]
+
+    def _page_accessibility(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
+        return "Accessibility", [switch(device, "Color inversion", "secure", "accessibility_display_inversion_enabled",
+                                        "0", "Make light screens dark and dark screens light")]
+
+    def _page_security(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
+        return "Security & privacy", [Row("Device unlock", "Screen lock: None", "phone")]
+
+    def _page_location(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
+        on = location_on(device)
+        return "Location", [Row("Use location", checked=on,
+                                on_click=lambda: put(device, "secure", "location_mode", "0" if on else "3"))]
+
+    def _page_emergency(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
+        return "Safety & emergency", [Row("Emergency information", "Medical info, emergency contacts", "bell")]
+
+    def _page_accounts(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
+        return "Passwords & accounts", [Row("No accounts added", enabled=False)]
 
     def _page_connected(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
         return "Connected devices", [switch(device, "Use Bluetooth", "global", "bluetooth_on", "0")]
@@ -218,11 +325,11 @@ class SettingsApp(App):
         ]
 
     def _page_system(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
-        return "System", [
+        """System (system_dashboard_fragment.xml): Languages, Keyboard, then Date & time."""
+        return T.text("system"), [
             Row("Languages", "English (United States)", "person"),
             Row("Keyboard", "Gboard", "apps", on_click=lambda: self.open_page(device, "keyboard")),
-            Row("Date & time", tz_label(device), "clock", on_click=lambda: device.push_activity(
-                PACKAGE, ".DateTimeSettings")),
+            Row(T.text("date_time"), tz_label(device), "clock", on_click=lambda: self.open_date_time(device)),
         ]
 
     def _page_keyboard(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:
@@ -258,22 +365,36 @@ class SettingsApp(App):
 
     # ------------------------------------------------------------------ Date & time
     def _date_time(self, device: VirtualDevice, act: Activity) -> list[Row]:
+        """date_time_prefs.xml: the auto_time switch, Date, Time; the auto_zone switch, Time zone; the Time format
+        category with Use locale default (on while system time_12_24 is unset) and Use 24-hour format."""
         now = local_now(device)
         auto = get(device, "global", "auto_time", "1") == "1"
         auto_tz = get(device, "global", "auto_time_zone", "1") == "1"
+        system = device.state.settings.setdefault("system", {})
+        locale = "time_12_24" not in system
 
         def open_dialog(kind: str) -> None:
             act.state["dialog"] = {"kind": kind, "y": now.year, "mo": now.month, "d": now.day, "h": now.hour,
                                    "mi": now.minute}
 
+        def toggle_locale() -> None:
+            # on: the locale decides (the key is removed); off: the explicit value the clock then shows (24)
+            if locale:
+                system["time_12_24"] = "24"
+            else:
+                system.pop("time_12_24", None)
+
         return [
-            switch(device, "Use network-provided time", "global", "auto_time", "1"),
-            Row("Date", format_date_long(now), enabled=not auto, on_click=lambda: open_dialog("date")),
-            Row("Time", format_time(device, now), enabled=not auto, on_click=lambda: open_dialog("time")),
-            switch(device, "Use network-provided time zone", "global", "auto_time_zone", "1"),
-            Row("Time zone", tz_label(device), enabled=not auto_tz,
+            switch(device, T.text("auto_time"), "global", "auto_time", "1"),
+            Row(T.text("date"), format_date_long(now), enabled=not auto, on_click=lambda: open_dialog("date")),
+            Row(T.text("time"), format_time(device, now), enabled=not auto, on_click=lambda: open_dialog("time")),
+            switch(device, T.text("auto_zone"), "global", "auto_time_zone", "1"),
+            Row(T.text("time_zone"), tz_label(device), enabled=not auto_tz,
                 on_click=lambda: self.open_page(device, "timezone")),
-            switch(device, "Use 24-hour format", "system", "time_12_24", "24", "13:00", on="24", off="12"),
+            Row(T.text("time_format")),
+            Row(T.text("locale_24h"), format_time(device, now), checked=locale, on_click=toggle_locale),
+            switch(device, T.text("use_24h"), "system", "time_12_24", "24", "13:00", on="24", off="12",
+                   enabled=not locale),
         ]
 
     def _dialog(self, device: VirtualDevice, act: Activity, frame: Bounds, dlg: dict) -> View:
@@ -310,9 +431,9 @@ class SettingsApp(App):
     def gallery_scenes(self, device: VirtualDevice) -> Iterator[str]:
         device.start_activity(PACKAGE)
         yield "Settings"
-        field = device.wm.find_view(lambda v: v.resource_id == f"{PACKAGE}:id/search_src_text")
-        if field is not None:
-            device.wm.tap(*field.center)
+        bar = device.wm.find_view(lambda v: v.resource_id == T.rid("search_bar"))
+        if bar is not None:
+            device.wm.tap(*bar.center)
             device.wm.input_text("date")
             yield "Search with the soft keyboard"
             device.wm.input_text("zzz")
@@ -323,7 +444,7 @@ class SettingsApp(App):
             self.open_page(device, page)
             yield f"Page: {page}"
             device.finish_top()
-        device.push_activity(PACKAGE, ".DateTimeSettings")
+        self.open_date_time(device)
         yield "Date & time"
         put(device, "global", "auto_time", "0")
         yield "Date & time (manual)"
@@ -337,4 +458,3 @@ class SettingsApp(App):
         put(device, "global", "auto_time_zone", "0")
         self.open_page(device, "timezone")
         yield "Time zone picker"
-

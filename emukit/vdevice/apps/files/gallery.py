@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.files import nav
 from emukit.vdevice.apps.files import storage as st
-from emukit.vdevice.apps.files.parts import PACKAGE, rid
+from emukit.vdevice.apps.files.parts import PACKAGE, T, rid, root_title
 
 if TYPE_CHECKING:
     from emukit.vdevice.apps.files.app import FilesApp
@@ -61,17 +61,19 @@ def _hold(device: VirtualDevice, **attrs: object) -> None:
 
 def scenes(app: FilesApp, device: VirtualDevice) -> Iterator[str]:
     seed(device)
+    storage = root_title(device, "storage")
+    more = T.desc("more_options")
     device.start_activity(PACKAGE, nav.FILES_ACTIVITY)
     yield "downloads"
     _tap(device, content_desc="Show roots")
     yield "roots_drawer"
-    _tap(device, text="Internal storage", resource_id="android:id/title")
+    _tap(device, text=storage, resource_id=T.rid("root_title"))
     yield "internal_storage"
     _tap(device, text="Download", resource_id="android:id/title")
     _tap(device, text="Invoices", resource_id="android:id/title")
     yield "subfolder"
-    _tap(device, content_desc="Navigate up")
-    _tap(device, resource_id=rid("option_menu_overflow"))
+    device.wm.key(4)  # up to Download (DocumentsUI has no "Navigate up": BACK goes up)
+    _tap(device, content_desc=more)
     yield "overflow_menu"
     _tap(device, text="New folder")
     device.wm.input_text("Receipts")
@@ -83,34 +85,33 @@ def scenes(app: FilesApp, device: VirtualDevice) -> Iterator[str]:
     device.wm.key(4)
     _hold(device, text="meeting_notes.txt")
     yield "selection_one"
-    _tap(device, resource_id=rid("action_menu_overflow"))
+    _tap(device, content_desc=more)
     yield "selection_menu"
     _tap(device, text="Rename")
     yield "rename_dialog"
     device.wm.key(4)
     device.wm.key(4)
-    _tap(device, resource_id=rid("action_menu_delete"))
+    _tap(device, resource_id=T.rid("action_delete"))
     yield "delete_dialog_one"
     _tap(device, text="Cancel")
     _tap(device, text="holiday_photo.jpg")
     _tap(device, text="Invoices")
     yield "selection_multi"
-    _tap(device, resource_id=rid("action_menu_delete"))
+    _tap(device, resource_id=T.rid("action_delete"))
     yield "delete_dialog_many"
     _tap(device, text="Cancel")
-    _tap(device, resource_id=rid("action_menu_overflow"))
+    _tap(device, content_desc=more)
     _tap(device, text="Copy to\u2026")
     yield "picker_copy"
-    _tap(device, content_desc="Navigate up")
-    _tap(device, content_desc="Show roots")
+    _tap(device, content_desc=T.desc("show_roots"))
     yield "picker_drawer"
-    _tap(device, text="Internal storage", resource_id="android:id/title")
+    _tap(device, text=storage, resource_id=T.rid("root_title"))
     _tap(device, text="Documents", resource_id="android:id/title")
     yield "picker_in_documents"
-    _tap(device, text="Cancel")
-    _tap(device, content_desc="Navigate up")
+    _tap(device, text=T.text("cancel_text"))
+    device.wm.key(4)
     _hold(device, text="Download")
-    _tap(device, resource_id=rid("action_menu_overflow"))
+    _tap(device, content_desc=more)
     _tap(device, text="Move to\u2026")
     yield "picker_move_disabled"
     _tap(device, text="Cancel")
@@ -123,11 +124,11 @@ def scenes(app: FilesApp, device: VirtualDevice) -> Iterator[str]:
     device.wm.set_text(nav.SEARCH_KEY, "budget")
     yield "search_no_matches"
     device.wm.key(66)
-    _tap(device, content_desc="Clear query")
+    _tap(device, content_desc=T.desc("search_clear"))
     device.wm.key(4)
     _tap(device, text="Images")
     yield "search_chip_images"
-    _tap(device, content_desc="Navigate up")
+    _tap(device, content_desc=T.desc("search_collapse"))
     _tap(device, text="meeting_notes.txt")
     yield "text_viewer"
     device.wm.key(4)

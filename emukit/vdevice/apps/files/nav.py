@@ -21,7 +21,7 @@ import urllib.parse
 from typing import TYPE_CHECKING, Any
 
 from emukit.vdevice.apps.files import storage as st
-from emukit.vdevice.apps.files.parts import PACKAGE, rid
+from emukit.vdevice.apps.files.parts import PACKAGE, T, root_title
 from emukit.vdevice.state import Activity
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 FILES_ACTIVITY = "com.android.documentsui.files.FilesActivity"
 PICK_ACTIVITY = "com.android.documentsui.picker.PickActivity"
 INITIAL_URI = "android.provider.extra.INITIAL_URI"
-SEARCH_KEY = rid("search_src_text")
+SEARCH_KEY = T.rid("search_field")
 NAME_KEY = "android:id/text1"
 SORTS = {"name": ("Name", "Name (A to Z)"), "name_desc": ("Name", "Name (Z to A)"),
          "date": ("Modified", "Modified (newest first)"), "date_asc": ("Modified", "Modified (oldest first)"),
@@ -50,12 +50,18 @@ def initial_state(extras: dict[str, str]) -> dict[str, Any]:
     return {"root": root, "path": path, "sel": [], "scroll": 0}
 
 
+def root_key(state: dict[str, Any]) -> str:
+    key = state.get("root", "downloads")
+    return key if key in st.ROOTS else "downloads"
+
+
 def root_top(state: dict[str, Any]) -> str:
-    return st.ROOTS.get(state.get("root", "downloads"), st.ROOTS["downloads"])[1]
+    return st.ROOTS[root_key(state)]
 
 
-def root_label(state: dict[str, Any]) -> str:
-    return st.ROOTS.get(state.get("root", "downloads"), st.ROOTS["downloads"])[0]
+def root_label(device: VirtualDevice, state: dict[str, Any]) -> str:
+    """The current root's title (Downloads, or the device name for shared storage)."""
+    return root_title(device, root_key(state))
 
 
 def current_path(device: VirtualDevice, state: dict[str, Any]) -> str:
@@ -71,21 +77,24 @@ def current_path(device: VirtualDevice, state: dict[str, Any]) -> str:
     return path
 
 
-def folder_label(state: dict[str, Any], path: str) -> str:
-    return root_label(state) if path == root_top(state) else posixpath.basename(path)
+def folder_label(device: VirtualDevice, state: dict[str, Any], path: str) -> str:
+    """The toolbar title: the root's title at its top, else the folder's name (NavigationViewManager)."""
+    return root_label(device, state) if path == root_top(state) else posixpath.basename(path)
 
 
-def header_title(state: dict[str, Any], path: str) -> str:
-    """``Files in Downloads`` / ``Files on Internal storage`` / ``Files in <folder>``."""
+def header_title(device: VirtualDevice, state: dict[str, Any], path: str) -> str:
+    """``Files in Downloads`` / ``Files on <device>`` / ``Files in <folder>`` (BaseActivity's header titles)."""
+    if root_key(state) == "downloads":
+        return T.text("header_downloads")
     if searching(state) or path == root_top(state):
-        return "Files in Downloads" if state.get("root") != "storage" else "Files on Internal storage"
-    return f"Files in {posixpath.basename(path)}"
+        return T.text("header_storage", device=root_label(device, state))
+    return T.text("header_folder", folder=posixpath.basename(path))
 
 
-def crumbs(state: dict[str, Any], path: str) -> list[tuple[str, str]]:
+def crumbs(device: VirtualDevice, state: dict[str, Any], path: str) -> list[tuple[str, str]]:
     """(label, folder) from the root down to ``path``."""
     top = root_top(state)
-    out = [(root_label(state), top)]
+    out = [(root_label(device, state), top)]
     rel = path[len(top):].strip("/")
     cur = top
     for part in rel.split("/") if rel else []:
@@ -105,7 +114,7 @@ def go(act: Activity, path: str) -> None:
 def go_root(act: Activity, root: str) -> None:
     act.state["root"] = root
     act.state["drawer"] = False
-    go(act, st.ROOTS[root][1])
+    go(act, st.ROOTS[root])
 
 
 def up(device: VirtualDevice, act: Activity) -> bool:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.files import nav, parts
 from emukit.vdevice.apps.files import storage as st
-from emukit.vdevice.apps.files.parts import rid
+from emukit.vdevice.apps.files.parts import T
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import widgets as w
+from emukit.vdevice.ui.theme import px
 from emukit.vdevice.ui.view import Bounds, View
 
 if TYPE_CHECKING:
@@ -57,24 +58,21 @@ def _finish(device: VirtualDevice, act: Activity) -> None:
 
 
 def build(device: VirtualDevice, act: Activity, frame: Bounds) -> View:
+    """The picker: the same DrawerLayout, Toolbar ("Show roots") and list as the Files screen, folders open on a
+    tap and files are greyed out; ``fragment_pick.xml``'s Cancel / Copy (or Move) in ``container_save``."""
     state = act.state
     path = nav.current_path(device, state)
     op = state.get("op", "copy")
     left, top, right, bottom = frame
     root = w.screen(frame)
-    if path == nav.root_top(state):
-        leading = w.Action("menu", "Show roots", lambda: state.update(drawer=True))
-    else:
-        leading = w.Action("arrow_back", "Navigate up", lambda: back(device, act))
-    root.add(parts.top_bar(frame, nav.folder_label(state, path), leading, title_rid=rid("toolbar_title")))
+    root.cls, root.resource_id = T.cls("drawer"), T.rid("drawer")
+    leading = parts.show_roots((0, 0, 0, 0), lambda: state.update(drawer=True))
+    root.add(parts.top_bar(frame, nav.folder_label(device, state, path), leading))
     y = top + w.APP_BAR_H
-    crumbs = [(label, lambda p=p: _go(act, p)) for label, p in nav.crumbs(state, path)]
+    crumbs = [(label, lambda p=p: _go(act, p)) for label, p in nav.crumbs(device, state, path)]
     root.add(parts.breadcrumb(left, y, right, crumbs))
     y += parts.CRUMB_H
-    verb = "Move" if op == "move" else "Copy"
-    count = len(state.get("sources", []))
-    items = f"{count} item" + ("s" if count != 1 else "")
-    root.add(parts.header(left, y, right, f"{verb} {items} to {nav.folder_label(state, path)}"))
+    root.add(parts.header(left, y, right, nav.header_title(device, state, path)))
     y += parts.HEADER_H
     area = (left, y, right, bottom - parts.BOTTOM_BAR_H)
     entries = st.sort_entries(st.list_dir(device, path), nav.sort_order(device))
@@ -83,18 +81,19 @@ def build(device: VirtualDevice, act: Activity, frame: Bounds) -> View:
             device, area, top_, e, on_click=(lambda e=e: _go(act, e.path)) if e.is_dir else None,
             enabled=e.is_dir)) for e in entries]
         root.add(w.scroll_list(area, rows, state.get("scroll", 0), lambda v: state.update(scroll=v),
-                               rid=rid("dir_list"), padding_bottom=24))
+                               rid=T.rid("dir_list"), padding_bottom=px(24), cls=T.cls("dir_list")))
     else:
-        root.add(parts.empty(area, "No items"))
+        root.add(parts.empty(area, T.text("no_items")))
     allowed = st.transfer_allowed(state.get("sources", []), path, op)
+    verb = T.text("button_move") if op == "move" else T.text("button_copy")
     root.add(parts.bottom_bar(frame, verb, (lambda: confirm(device, act)) if allowed else None,
                               lambda: _finish(device, act)))
     if state.get("drawer"):
-        root.add(parts.roots_drawer(frame, state.get("root", "downloads"), lambda key: _pick_root(act, key),
+        root.add(parts.roots_drawer(device, frame, nav.root_key(state), lambda key: _pick_root(act, key),
                                     lambda: state.update(drawer=False)))
     return root
 
 
 def _pick_root(act: Activity, key: str) -> None:
     act.state["root"] = key
-    _go(act, st.ROOTS[key][1])
+    _go(act, st.ROOTS[key])

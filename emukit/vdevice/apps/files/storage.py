@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 SHARED = "/storage/emulated/0"
 DOWNLOADS = SHARED + "/Download"
-ROOTS = {"downloads": ("Downloads", DOWNLOADS), "storage": ("Internal storage", SHARED)}
+ROOTS = {"downloads": DOWNLOADS, "storage": SHARED}  # the drawer's roots and their top folders
 LARGE_FILE = 10_000_000
 WEEK_MS = 7 * 24 * 3600 * 1000
 
