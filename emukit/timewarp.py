@@ -7,8 +7,19 @@ devices (a device needs ``adb root``):
 1. ``am force-stop`` the Clock app, so no in-memory model overwrites its persisted timers;
 2. move the wall clock forward by D with ``date`` (what a user would see after waiting);
 3. rewrite the Clock's shared-prefs timers: every running timer is re-anchored at the current
-   elapsed-realtime with ``time_left`` reduced by D (<= 0 means its deadline has passed);
-4. send DeskClock's own time-set broadcast so it reloads its timers and posts what is due;
+   elapsed-realtime with ``time_left`` reduced by D (<= 0 means its deadline has passed). The file written is
+   the one read: DeskClock's device-protected ``/data/user_de/0/<pkg>/shared_prefs/<pkg>_preferences.xml``,
+   which the app opens (:mod:`emukit.probes.temporal` has the source), else the credential-encrypted copy;
+4. send DeskClock's own time-set broadcast so it reloads its timers and posts what is due. The force-stop put
+   the package in the stopped state, and broadcasts do not reach stopped packages unless the intent says so,
+   so the broadcast carries ``--include-stopped-packages`` (``Intent.parseCommandArgs`` adds
+   FLAG_INCLUDE_STOPPED_PACKAGES for it; ``am broadcast`` parses its intent there through
+   ``ActivityManagerShellCommand.makeIntent``: aosp-mirror/platform_frameworks_base 426c31323cb8
+   ``core/java/android/content/Intent.java``, c014fb5ca964
+   ``services/core/java/com/android/server/am/ActivityManagerShellCommand.java``). The receiver is
+   ``AlarmInitReceiver``, which handles TIME_SET with ``DataModel.updateAfterTimeSet`` and is
+   ``directBootAware`` (LineageOS/android_packages_apps_DeskClock lineage-17.1 eac5d7688f48
+   ``AndroidManifest.xml`` 168-180, ``src/com/android/deskclock/AlarmInitReceiver.java`` 86-87);
 5. if the Clock was the app in the foreground, start it again, so the screen shows what a person who
    waited with the Clock open would see (the Clock on the tab it remembers, hiding its own running/paused
    timer notifications) rather than whatever the force-stop uncovered.
@@ -25,8 +36,14 @@ import xml.etree.ElementTree as ET
 
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
-from emukit.probes.temporal import (CLOCK_PACKAGE, PREFS, parse_prefs, read_clock, read_clock_raw,
-                                    timers_from_prefs)
+from emukit.probes.temporal import (
+    CLOCK_PACKAGE,
+    PREFS,
+    parse_prefs,
+    read_clock,
+    read_clock_file,
+    timers_from_prefs,
+)
 from emukit.records import WarpRecord
 
 METHOD = "force-stop+date+prefs-reanchor+TIME_SET"
@@ -67,7 +84,8 @@ def warp(driver: Driver, seconds: float) -> WarpRecord:
     driver.shell(f"am force-stop {CLOCK_PACKAGE}", check=True)
     wall_before = int(driver.shell("date +%s", check=True).text.strip())
     _set_wall_clock(driver, wall_before + round(seconds))
-    xml_text, elapsed = read_clock_raw(driver)
+    xml_text, elapsed, path = read_clock_file(driver)
+    path = path or PREFS  # no file yet: the one the app reads
     before = timers_from_prefs(parse_prefs(xml_text), elapsed)
     changes: dict[str, int] = {}
     for timer in before:
@@ -77,12 +95,13 @@ def warp(driver: Driver, seconds: float) -> WarpRecord:
             changes[f"timer_time_left_{tid}"] = int(timer["remaining_ms"]) - ms  # type: ignore[arg-type]
             changes[f"timer_wall_clock_time_{tid}"] = (wall_before + round(seconds)) * 1000
     if changes:
-        driver.adbutils().sync.push(reanchor(xml_text, changes).encode(), PREFS)
-        folder = PREFS.rsplit("/", 1)[0]
+        driver.adbutils().sync.push(reanchor(xml_text, changes).encode(), path)
+        folder, target = shlex.quote(path.rsplit("/", 1)[0]), shlex.quote(path)
         # keep the file the app's own: owner, mode and SELinux label of its folder
-        driver.shell(f"chown $(stat -c %u:%g {folder}) {PREFS}; chmod 660 {PREFS}; "
-                     f"restorecon {PREFS} 2>/dev/null; true")
-    broadcast = driver.shell(f"am broadcast -a android.intent.action.TIME_SET -n {shlex.quote(TIME_SET_RECEIVER)}")
+        driver.shell(f"chown $(stat -c %u:%g {folder}) {target}; chmod 660 {target}; "
+                     f"restorecon {target} 2>/dev/null; true")
+    broadcast = driver.shell("am broadcast --include-stopped-packages -a android.intent.action.TIME_SET "
+                             f"-n {shlex.quote(TIME_SET_RECEIVER)}")
     after_prefs, after_elapsed = read_clock(driver)
     after = timers_from_prefs(after_prefs, after_elapsed)
     if clock_in_front:
@@ -90,4 +109,4 @@ def warp(driver: Driver, seconds: float) -> WarpRecord:
     return WarpRecord(seconds=seconds, method=METHOD, details={
         "wall_before": wall_before, "wall_after": int(driver.shell("date +%s").text.strip()),
         "elapsed_realtime_ms": elapsed, "timers_before": before, "timers_after": after,
-        "broadcast_exit": broadcast.exit_code, "clock_restarted_in_front": clock_in_front})
+        "prefs_path": path, "broadcast_exit": broadcast.exit_code, "clock_restarted_in_front": clock_in_front})

@@ -1,7 +1,14 @@
 """Clock (``com.google.android.deskclock``): the Timer tab; the Temporal Deadline family's app.
 
-Verified against the virtual Clock; written from AOSP DeskClock's timer UI for real devices (same ids:
-``timer_setup_digit_N``, ``fab``, ``timer_time_text``, ``play_pause``...), unverified there.
+Selects only through the Google Clock table (``tables/com.google.android.deskclock/api34.yaml``) and, for the
+notification shade, the SystemUI table. Google Clock is closed source: the table's ids and strings come from
+AOSP DeskClock where Google keeps them and from third-party automation code written against Google Clock;
+the entries only such code supports say what a capture of the pinned build must confirm.
+
+The screens: the keypad (``timer_setup_time``, digits, Start), the running timer (``timer_text``,
+``play_pause`` saying Pause, Reset, Delete), the paused timer (``play_pause`` saying Start: Google Clock has no
+"Resume" in the app, only in the notification), the Clock tab (``digital_clock``) and, in the shade, the timer
+notification (an ``expandableNotificationRow`` holding the Clock's ``chronometer`` and ``state``).
 """
 
 from __future__ import annotations
@@ -16,78 +23,107 @@ class ClockProfile(AppProfile):
     name = "clock"
     activity = "com.android.deskclock.DeskClock"
 
+    def _on_timer_tab(self) -> bool:
+        """The Timer tab shows its keypad or at least one timer."""
+        return self.driver.exists(**self.sel("timer_setup_time")) or self.driver.exists(**self.sel("timer_text"))
+
     @operation
     def open_timers(self) -> None:
         """Select the Timer tab."""
-        self.driver.tap(description="Timer")
-        self.driver.wait_until(lambda: self.driver.exists(resourceId=self.rid("timer_setup_time"))
-                               or self.driver.exists(resourceId=self.rid("timer_list")), "the Timer tab")
+        self.driver.tap(**self.sel("tab_timer"))
+        self.driver.wait_until(self._on_timer_tab, "the Timer tab")
 
     @operation
     def open_clock_tab(self) -> None:
         """Select the Clock tab (the digital clock; a neutral screen that shows no timer)."""
-        self.driver.tap(description="Clock")
-        self.driver.element(resourceId=self.rid("digital_clock"))
+        self.driver.tap(**self.sel("tab_clock"))
+        self.driver.element(**self.sel("digital_clock"))
+
+    @operation
+    def open_shade(self) -> None:
+        """Swipe the notification shade down: from inside the status bar (4 dp from the top edge; every status
+        bar is taller) to two thirds of the screen's height, in the middle of its width."""
+        width, height, _ = self.driver.screen()
+        self.driver.swipe(width // 2, self.driver.dp(4), width // 2, height * 2 // 3, 300)
+        self.driver.element(**self.sel("systemui:notification_panel"))
+
+    @operation
+    def pause_from_notification(self) -> None:
+        """From any app: pull down the notification shade and press the running timer notification's Pause
+        button (DeskClock's notification action; the Clock is not opened). The row then offers Resume."""
+        self.open_shade()
+        self.driver.element(**self.sel("systemui:notification_row"))
+        self.driver.tap(**self.sel("action_pause"))
+        self.driver.element(**self.sel("action_resume"))
 
     @operation
     def open_from_notification(self) -> None:
-        """From any app: pull down the notification shade and tap the Clock's timer notification, which
-        opens the Clock on its Timer tab (needs a running, paused or expired timer)."""
-        self.driver.swipe(540, 10, 540, 1400, 300)
-        self.driver.tap(resourceId="com.android.systemui:id/notification_row",
-                        descriptionStartsWith="Clock notification")
-        self.driver.wait_until(lambda: self.driver.exists(resourceId=self.rid("timer_list"))
-                               or self.driver.exists(resourceId=self.rid("timer_setup_time")), "the Timer tab")
+        """From any app: pull down the notification shade and tap the Clock's timer notification (its
+        chronometer, inside the row, so the tap is the row's content intent), which opens the Clock on its
+        Timer tab (needs a running, paused or expired timer)."""
+        self.open_shade()
+        self.driver.element(**self.sel("systemui:notification_row"))
+        self.driver.tap(**self.sel("notification_chronometer"))
+        self.driver.wait_until(self._on_timer_tab, "the Timer tab")
 
     @operation
     def open_from_launcher(self) -> None:
-        """On the home screen, tap the Clock icon (the Clock reopens on the tab it remembers)."""
-        self.driver.tap(resourceId="com.google.android.apps.nexuslauncher:id/icon", text="Clock")
+        """On the home screen, open the Clock by its launcher label (the Clock reopens on the tab it
+        remembers)."""
+        from emukit.apps.registry import profile_for
+
+        profile_for(self.driver, "launcher").open_app(self.table.text("app_label"))
         self.driver.wait_until(lambda: self.driver.current_app()[0] == self.package, "the Clock in the foreground")
         self.driver.wait_stable()
 
     @operation
     def start_timer(self, seconds: int = 0, minutes: int = 0) -> None:
-        """Type ``minutes * 60 + seconds`` (as HHMMSS digits) on the keypad and press Start; opens the keypad
-        with "Add timer" when timers exist already."""
+        """Type ``minutes * 60 + seconds`` (as HHMMSS digits) on the keypad and press Start, ending on the
+        running timer (its ``timer_text``); opens the keypad with "Add timer" when timers exist already."""
         seconds = int(minutes) * 60 + int(seconds)
         if seconds <= 0:
             raise ValueError("a timer needs a positive length")
-        if not self.driver.exists(resourceId=self.rid("timer_setup_time")):
-            self.driver.tap(description="Add timer")
+        if not self.driver.exists(**self.sel("timer_setup_time")):
+            self.driver.tap(**self.sel("timer_add"))
+            self.driver.element(**self.sel("timer_setup_time"))
         hours, rest = divmod(seconds, 3600)
         minutes, secs = divmod(rest, 60)
         digits = f"{hours:02d}{minutes:02d}{secs:02d}".lstrip("0")
         for digit in digits:
-            self.driver.tap(resourceId=self.rid(f"timer_setup_digit_{digit}"))
-        self.driver.tap(description="Start")
-        self.driver.element(resourceId=self.rid("timer_list"))
-
-    def _card_button(self, desc: str, index: int) -> None:
-        self.driver.tap(resourceId=self.rid("play_pause"), description=desc, instance=index)
+            self.driver.tap(**self.sel("timer_digit", digit=digit))
+        self.driver.tap(**self.sel("timer_start"))
+        self.driver.element(**self.sel("timer_text"))
 
     @operation
     def pause(self, index: int = 0) -> None:
-        """Pause the ``index``-th running timer card."""
-        self._card_button("Pause", index)
+        """Pause the ``index``-th running timer."""
+        self.driver.tap(**self.sel("card_pause"), instance=index)
+        self.driver.element(**self.sel("card_start"))
 
     @operation
     def resume(self, index: int = 0) -> None:
-        self._card_button("Resume", index)
+        """Start the ``index``-th paused timer again where it stopped (its button says Start)."""
+        self.driver.tap(**self.sel("card_start"), instance=index)
+        self.driver.element(**self.sel("card_pause"))
 
     @operation
     def reset(self, index: int = 0) -> None:
-        self.driver.tap(resourceId=self.rid("timer_reset"), instance=index)
+        """Reset the ``index``-th timer to its full length (it stays, not running)."""
+        self.driver.tap(**self.sel("card_reset"), instance=index)
+        self.driver.element(**self.sel("card_start"))
 
     @operation
     def restart(self, index: int = 0) -> None:
-        """Start a reset timer card again at its full duration."""
-        self._card_button("Start", index)
+        """Start a reset timer again at its full duration."""
+        self.driver.tap(**self.sel("card_start"), instance=index)
+        self.driver.element(**self.sel("card_pause"))
 
     @operation
     def delete(self, index: int = 0) -> None:
-        self.driver.tap(resourceId=self.rid("delete"), instance=index)
+        """Delete the ``index``-th timer (with none left, the keypad comes back)."""
+        self.driver.tap(**self.sel("card_delete"), instance=index)
 
     @operation
     def add_minute(self, index: int = 0) -> None:
-        self.driver.tap(resourceId=self.rid("timer_add_minute"), instance=index)
+        """Add one minute to the ``index``-th timer."""
+        self.driver.tap(**self.sel("card_add_minute"), instance=index)

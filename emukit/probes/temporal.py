@@ -2,11 +2,19 @@
 
 A running timer's remaining time is ``time_left - (elapsedRealtime - start_time)`` (AOSP DeskClock keeps
 ``timer_start_time_<id>`` in elapsed-realtime ms); a paused one keeps ``time_left``.
+
+Where the file is: DeskClock opens its default preferences in device-protected storage,
+``/data/user_de/0/<pkg>/shared_prefs/<pkg>_preferences.xml`` (``DeskClockApplication.getDefaultSharedPreferences``:
+``createDeviceProtectedStorageContext()`` + ``moveSharedPreferencesFrom``, LineageOS/android_packages_apps_DeskClock
+lineage-17.1 eac5d7688f48 ``src/com/android/deskclock/DeskClockApplication.java`` 50-63, lineage-21.0
+501626741b61 47-58). That copy is read first; the credential-encrypted ``/data/data/...`` one only when the
+device-protected one is missing (a build that keeps it there; Google Clock's own storage is not public).
 """
 
 from __future__ import annotations
 
 import math
+import shlex
 import xml.etree.ElementTree as ET
 
 from emukit.device.driver import Driver
@@ -14,7 +22,10 @@ from emukit.errors import DeviceError
 from emukit.probes.base import ProbeResult
 
 CLOCK_PACKAGE = "com.google.android.deskclock"
-PREFS = f"/data/data/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
+PREFS_USER_DE = f"/data/user_de/0/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
+PREFS_CE = f"/data/data/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
+PREFS_PATHS = (PREFS_USER_DE, PREFS_CE)  # the order the files are looked for
+PREFS = PREFS_USER_DE  # the file the app reads
 STATES = {1: "running", 2: "paused", 3: "expired", 4: "reset", 5: "missed"}
 
 
@@ -53,18 +64,23 @@ def timers_from_prefs(prefs: dict[str, object], elapsed_ms: int) -> list[dict[st
     return timers
 
 
-PREFS_USER_DE = f"/data/user_de/0/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
+def read_clock_file(driver: Driver) -> tuple[str, int, str]:
+    """(prefs XML text, elapsed-realtime ms, the path it was read from: "" when neither file exists), in one
+    shell call: the device-protected file, else the credential-encrypted one."""
+    de, ce = (shlex.quote(p) for p in PREFS_PATHS)
+    result = driver.shell(f"cat /proc/uptime; if [ -f {de} ]; then echo '--prefs-- {PREFS_USER_DE}'; cat {de}; "
+                          f"elif [ -f {ce} ]; then echo '--prefs-- {PREFS_CE}'; cat {ce}; else echo '--prefs-- '; fi")
+    if not result.ok or "--prefs--" not in result.text:
+        raise DeviceError(f"{driver.serial}: cannot read the clock state: {result.stderr.decode(errors='replace')}")
+    uptime, _, rest = result.text.partition("--prefs--")
+    marker, _, xml_text = rest.partition("\n")
+    return xml_text, round(float(uptime.split()[0]) * 1000), marker.strip()
 
 
 def read_clock_raw(driver: Driver) -> tuple[str, int]:
-    """(prefs XML text, elapsed-realtime ms) in one shell call. Google Clock on recent Android may keep its
-    prefs in device-protected storage (``/data/user_de/0``): that copy is read when the first is missing."""
-    result = driver.shell(f"cat /proc/uptime; echo '--prefs--'; cat {PREFS} 2>/dev/null || "
-                          f"cat {PREFS_USER_DE} 2>/dev/null; true")
-    if not result.ok or "--prefs--" not in result.text:
-        raise DeviceError(f"{driver.serial}: cannot read the clock state: {result.stderr.decode(errors='replace')}")
-    uptime, _, xml_text = result.text.partition("--prefs--\n")
-    return xml_text, round(float(uptime.split()[0]) * 1000)
+    """(prefs XML text, elapsed-realtime ms) in one shell call (:func:`read_clock_file`)."""
+    xml_text, elapsed_ms, _path = read_clock_file(driver)
+    return xml_text, elapsed_ms
 
 
 def read_clock(driver: Driver) -> tuple[dict[str, object], int]:
@@ -79,8 +95,8 @@ def probe_temporal(driver: Driver, timer_id: int | None = None) -> ProbeResult:
     Running: active, remaining = ceil(ms / 1000) as the Clock shows it. Paused: not active, the retained
     remainder. Expired, reset, missed or no timer: not active, 0.
     """
-    prefs, elapsed_ms = read_clock(driver)
-    timers = timers_from_prefs(prefs, elapsed_ms)
+    xml_text, elapsed_ms, path = read_clock_file(driver)
+    timers = timers_from_prefs(parse_prefs(xml_text), elapsed_ms)
     chosen = next((t for t in timers if t["id"] == timer_id), None) if timer_id is not None else \
         (timers[-1] if timers else None)
     if chosen is None:
@@ -93,4 +109,4 @@ def probe_temporal(driver: Driver, timer_id: int | None = None) -> ProbeResult:
                      else 0}
     return ProbeResult(family="temporal", canonical=canonical,
                        evidence={"elapsed_realtime_ms": elapsed_ms, "timers": timers, "timer_id": timer_id,
-                                 "prefs_path": PREFS})
+                                 "prefs_path": path})

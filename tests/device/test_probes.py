@@ -42,17 +42,39 @@ def test_temporal_probe_and_warp(driver):
     clock.launch(fresh=True)
     clock.open_timers()
     clock.start_timer(300)
-    assert probe(driver, "temporal").canonical == {"timer_active": True, "remaining_seconds": 300}
+    result = probe(driver, "temporal")
+    assert result.canonical == {"timer_active": True, "remaining_seconds": 300}
+    # DeskClock's preferences are in device-protected storage; the probe reads that file first
+    assert result.evidence["prefs_path"] == f"/data/user_de/0/{CLOCK}/shared_prefs/{CLOCK}_preferences.xml"
     driver.home()
     record = warp(driver, 120)
     assert record.seconds == 120 and record.method
+    assert record.details["prefs_path"] == result.evidence["prefs_path"]  # written where it was read
+    assert record.details["broadcast_exit"] == 0
     assert record.details["timers_after"][0]["remaining_ms"] == 180_000
     assert probe(driver, "temporal").canonical == {"timer_active": True, "remaining_seconds": 180}
     warp(driver, 200)
     assert probe(driver, "temporal").canonical == {"timer_active": False, "remaining_seconds": 0}
     driver.shell("cmd statusbar expand-notifications", check=True)
-    assert driver.exists(text="Time's up") and driver.exists(text="Stop")
+    assert driver.exists(resourceId=f"{CLOCK}:id/state", text="Time's up") and driver.exists(text="Stop")
     driver.shell("cmd statusbar collapse", check=True)
+
+
+def test_temporal_probe_falls_back_to_credential_encrypted_prefs(driver):
+    """A build that keeps the file in /data/data (no device-protected copy) is read there, and warped there."""
+    driver.shell(f"pm clear {CLOCK}", check=True)
+    clock = profile_for(driver, "clock")
+    clock.launch(fresh=True)
+    clock.open_timers()
+    clock.start_timer(300)
+    de = f"/data/user_de/0/{CLOCK}/shared_prefs/{CLOCK}_preferences.xml"
+    ce = f"/data/data/{CLOCK}/shared_prefs/{CLOCK}_preferences.xml"
+    driver.home()
+    driver.shell(f"am force-stop {CLOCK}; mkdir -p /data/data/{CLOCK}/shared_prefs; mv {de} {ce}", check=True)
+    result = probe(driver, "temporal")
+    assert result.evidence["prefs_path"] == ce
+    assert result.canonical == {"timer_active": True, "remaining_seconds": 300}
+    assert warp(driver, 60).details["prefs_path"] == ce
 
 
 def test_warp_keeps_paused_timers(driver):

@@ -10,13 +10,14 @@ import time
 
 import adbutils
 
+from emukit.apps.selectors import table
 from tests.integration.helpers import wait_usable
+
+CLOCK = "com.google.android.deskclock"
 
 
 def _device(adb_server, proc) -> adbutils.AdbDevice:
     return adbutils.AdbClient(port=adb_server.port).device(proc.serial)
-
-
 
 
 def _uptime(dev: adbutils.AdbDevice) -> float:
@@ -54,6 +55,7 @@ def test_date_needs_root_and_moves_only_wall_time(vdevice_factory, adb_server):
 def test_date_time_page_shows_logical_time(vdevice_factory, adb_server):
     import uiautomator2
 
+    settings = table("com.android.settings")
     proc = vdevice_factory()
     dev = _device(adb_server, proc)
     epoch = int(dev.shell("date +%s"))
@@ -61,7 +63,7 @@ def test_date_time_page_shows_logical_time(vdevice_factory, adb_server):
     d = uiautomator2.connect(proc.serial)
     try:
         dev.shell("am start -n com.android.settings/.DateTimeSettings")
-        assert d(text="Date & time").exists
+        assert d(**settings.query("page_title", title=settings.text("date_time"))).exists
         assert d(text=f"{now:%B} {now.day}, {now.year}").exists
         assert d(text=f"{now:%H:%M}").exists
         dev.shell("sleep 3600")
@@ -72,24 +74,27 @@ def test_date_time_page_shows_logical_time(vdevice_factory, adb_server):
 
 
 def test_u2_set_text_and_send_keys(vdevice_factory, adb_server):
+    """uiautomator2's set_text and send_keys on the Clock's timer label dialog (its EditText
+    ``label_input_field``); the soft keyboard shows while the field is focused."""
     import uiautomator2
 
+    clock = table(CLOCK)
     proc = vdevice_factory()
     dev = _device(adb_server, proc)
     d = uiautomator2.connect(proc.serial)
     try:
-        dev.shell("am start -n com.android.settings/.Settings")
-        field = d(resourceId="com.android.settings:id/search_src_text")
-        field.set_text("date")
-        assert field.get_text() == "date"
-        assert d(text="Date & time").exists and not d(text="Battery").exists
-        # the soft keyboard shows while the field is focused
+        dev.shell(f"am start -n {CLOCK}/com.android.deskclock.DeskClock --ei deskclock.select.tab 2")
+        dev.shell("input keyevent KEYCODE_3 KEYCODE_0 KEYCODE_0")
+        d(**clock.query("timer_start")).click()
+        d(**clock.query("card_label")).click()
+        field = d(**clock.query("label_input"))
+        field.set_text("Tea")
+        assert field.get_text() == "Tea"
         assert "com.android.inputmethod.latin" in d.dump_hierarchy()
         field.clear_text()
         field.click()
-        d.send_keys("batt")
-        assert field.get_text() == "batt"
-        assert d(text="Battery").exists and not d(text="Date & time").exists
+        d.send_keys("Pasta")
+        assert field.get_text() == "Pasta"
         d.press("back")  # hides the keyboard
         assert "com.android.inputmethod.latin" not in d.dump_hierarchy()
     finally:

@@ -1,5 +1,7 @@
-"""The virtual Clock app in-process: keypad, timer cards, DeskClock's preferences file, expiry on the logical
-clock (also while the app is stopped), notifications, tabs, stopwatch and alarms."""
+"""The virtual Clock app in-process: keypad, timers, DeskClock's preferences file (in device-protected storage),
+expiry on the logical clock (also while the app is stopped), the timer notifications (DeskClock's custom
+chronometer/state content in SystemUI rows), tabs, stopwatch and alarms. Ids and strings are spelled out here
+as Google Clock / AOSP DeskClock show them, independently of the selector table the app is drawn from."""
 
 from __future__ import annotations
 
@@ -14,11 +16,14 @@ from emukit.vdevice.apps.clock import ClockApp
 from emukit.vdevice.apps.clock import timers as T
 from emukit.vdevice.apps.clock.prefs import Prefs
 from emukit.vdevice.device import VirtualDevice
+from emukit.vdevice.shell import run_shell
 from emukit.vdevice.ui.view import View
 
 PKG = "com.google.android.deskclock"
 ACT = "com.android.deskclock.DeskClock"
-PREFS = f"/data/data/{PKG}/shared_prefs/{PKG}_preferences.xml"
+PREFS = f"/data/user_de/0/{PKG}/shared_prefs/{PKG}_preferences.xml"
+CE_PREFS = f"/data/data/{PKG}/shared_prefs/{PKG}_preferences.xml"
+ROW = "com.android.systemui:id/expandableNotificationRow"
 MIN = 60_000
 
 
@@ -92,7 +97,14 @@ def shade(dev: VirtualDevice) -> list[str]:
 
 
 def clock_notes(dev: VirtualDevice) -> list[tuple[str, str, list[str]]]:
-    return [(n.title, n.text, list(n.actions)) for n in dev.notifications() if n.package == PKG]
+    """(state line, chronometer text, action labels) of each Clock notification."""
+    out = []
+    for n in dev.notifications():
+        if n.package != PKG:
+            continue
+        texts = {v.resource_id: v.text for v in n.content}
+        out.append((texts[rid("state")], texts[rid("chronometer")], list(n.actions)))
+    return out
 
 
 # ---------------------------------------------------------------------- keypad
@@ -105,12 +117,16 @@ def test_keypad_enters_digits_right_to_left(device: VirtualDevice) -> None:
 
     assert display() == "00h 00m 00s"
     assert not views(device, content_desc="Start")  # nothing to start yet
-    assert not find(device, content_desc="Delete").enabled
+    assert not find(device, content_desc="Delete").enabled  # the keypad's backspace
+    assert find(device, resource_id=rid("timer_setup_time")).content_desc == "0 hours, 0 minutes, 0 seconds"
     tap(device, resource_id=rid("timer_setup_digit_0"))  # a leading zero is ignored
     assert display() == "00h 00m 00s"
     for d in "1234567":  # the seventh digit is ignored
         tap(device, resource_id=rid(f"timer_setup_digit_{d}"))
     assert display() == "12h 34m 56s"
+    assert find(device, resource_id=rid("timer_setup_time")).content_desc == "12 hours, 34 minutes, 56 seconds"
+    assert find(device, resource_id=rid("fab")).content_desc == "Start"
+    assert find(device, resource_id=rid("fab")).cls == "android.widget.Button"
     tap(device, content_desc="Delete")
     assert display() == "01h 23m 45s"
     device.wm.long_press(*find(device, content_desc="Delete").center)
@@ -137,9 +153,11 @@ def test_start_writes_deskclock_prefs(device: VirtualDevice) -> None:
         "timer_label_0": ("string", ""), "delete_after_use_0": ("boolean", "false"),
     }
     assert '<string name="timer_label_0"></string>' in raw
-    assert find(device, resource_id=rid("timer_time_text")).text == "5:00"
+    assert find(device, resource_id=rid("timer_text")).text == "5:00"
+    assert find(device, resource_id=rid("timer_text")).content_desc == "5 minutes, 0 seconds"
     assert find(device, resource_id=rid("play_pause")).content_desc == "Pause"
     assert not views(device, resource_id=rid("timer_setup_time"))  # the list replaced the keypad
+    assert not device.fs.host(CE_PREFS).exists()  # nothing in credential-encrypted storage
 
 
 # ---------------------------------------------------------------------- countdown, expiry, notifications
@@ -147,20 +165,21 @@ def test_countdown_expiry_and_notifications(device: VirtualDevice) -> None:
     open_timer_tab(device)
     start_timer(device, "500")
     device.advance(1)
-    assert find(device, resource_id=rid("timer_time_text")).text == "5:00"  # rounds up like DeskClock
+    assert find(device, resource_id=rid("timer_text")).text == "5:00"  # rounds up like DeskClock
     device.advance(240_000 - 1)
-    assert find(device, resource_id=rid("timer_time_text")).text == "1:00"
+    assert find(device, resource_id=rid("timer_text")).text == "1:00"
     assert clock_notes(device) == []  # DeskClock hides its ongoing notification while it is open
     device.wm.key(3)  # HOME
-    assert clock_notes(device) == [("Timer", "01:00", ["Pause", "+1:00"])]
-    assert "01:00" in shade(device)
+    # the chronometer's base is padded by one second (TimerNotificationBuilder.getChronometerBase)
+    assert clock_notes(device) == [("Timer", "01:01", ["Pause", "Add 1 min"])]
+    assert "01:01" in shade(device)
     device.advance(120_000)
     assert value(device, "timer_state_0") == "3"
     deadline = int(value(device, "timer_wall_clock_time_0"))
     assert int(value(device, "timer_start_time_0")) == 60_000 + 300_000  # expired at the deadline itself
     assert value(device, "timer_time_left_0") == "0"
     assert deadline == device.wall_ms() - 60_000
-    assert clock_notes(device) == [("Time's up", "", ["Stop"])]
+    assert clock_notes(device) == [("Time's up", "\u221201:00", ["Stop", "Add 1 min"])]
     found = shade(device)
     assert "Time's up" in found and "Stop" in found and "Pause" not in found
     device.wm.expand_notifications()
@@ -172,42 +191,53 @@ def test_countdown_expiry_and_notifications(device: VirtualDevice) -> None:
     device.wm.collapse_notifications()
 
 
-def test_notification_actions_and_tap_to_open(device: VirtualDevice) -> None:
+def test_notification_rows_actions_and_tap_to_open(device: VirtualDevice) -> None:
     open_timer_tab(device)
     start_timer(device, "500")
     device.wm.key(3)
-    assert "Clock notification: Timer" in [v.content_desc for v in device.wm.windows()[1].walk()]  # status bar
+    status_icons = [v.content_desc for v in device.wm.windows()[1].walk() if v.content_desc]
+    assert "Clock notification: " in status_icons  # no title: nothing after the colon
     device.wm.expand_notifications()
-    tap(device, text="+1:00")
+    row = find(device, resource_id=ROW)
+    assert (row.cls, row.clickable, row.content_desc) == ("android.widget.FrameLayout", True, "")
+    inside = [v for v in row.walk() if v is not row]
+    assert [(v.resource_id, v.text) for v in inside if v.text] == [
+        ("android:id/app_name_text", "Clock"), (rid("chronometer"), "05:01"), (rid("state"), "Timer"),
+        ("android:id/action0", "Pause"), ("android:id/action0", "Add 1 min")]
+    chrono = find(device, resource_id=rid("chronometer"))
+    assert (chrono.cls, chrono.content_desc) == ("android.widget.Chronometer", "5 minutes, 1 second")
+    assert not views(device, resource_id="android:id/title")  # a custom-view notification has no title
+    tap(device, text="Add 1 min")
     assert value(device, "timer_time_left_0") == "360000"
     tap(device, text="Pause")
     assert value(device, "timer_state_0") == "2"
-    assert find(device, resource_id="android:id/title", text="Timer paused")
+    assert find(device, resource_id=rid("state")).text == "Timer paused"
+    assert [v.text for v in views(device, resource_id="android:id/action0")] == ["Resume", "Reset"]
     tap(device, text="Reset")
     assert value(device, "timer_state_0") == "4" and clock_notes(device) == []
     open_timer_tab(device)
     tap(device, content_desc="Start")
     device.wm.key(3)
     device.wm.expand_notifications()
-    tap(device, resource_id="com.android.systemui:id/notification_row")
+    tap(device, resource_id=rid("chronometer"))  # the row's content, not a button: the content intent
     assert not device.state.ui.shade_open and device.current_focus() == (PKG, ACT)
     assert find(device, resource_id=rid("play_pause")).content_desc == "Pause"
 
 
-def test_expired_card_and_stop_in_app(device: VirtualDevice) -> None:
+def test_expired_timer_and_stop_in_app(device: VirtualDevice) -> None:
     open_timer_tab(device)
     start_timer(device, "10")
     device.advance(15_000)
-    assert find(device, resource_id=rid("timer_status")).text == "Time's up"
-    assert find(device, resource_id=rid("timer_time_text")).text == "-0:05"
-    assert clock_notes(device) == [("Time's up", "", ["Stop"])]  # shown even while the app is open
+    assert find(device, resource_id=rid("timer_text")).text == "-0:05"
+    assert find(device, resource_id=rid("play_pause")).content_desc == "Stop"
+    assert clock_notes(device) == [("Time's up", "\u221200:05", ["Stop", "Add 1 min"])]  # shown while open
     tap(device, content_desc="Stop")
     assert value(device, "timer_state_0") == "4"
-    assert find(device, resource_id=rid("timer_time_text")).text == "0:10"
+    assert find(device, resource_id=rid("timer_text")).text == "0:10"
     assert find(device, resource_id=rid("play_pause")).content_desc == "Start"
 
 
-def test_pause_resume_reset_add_minute_and_delete(device: VirtualDevice) -> None:
+def test_pause_start_reset_add_minute_and_delete(device: VirtualDevice) -> None:
     open_timer_tab(device)
     start_timer(device, "500")
     device.advance(2 * MIN)
@@ -216,26 +246,30 @@ def test_pause_resume_reset_add_minute_and_delete(device: VirtualDevice) -> None
     assert value(device, "timer_time_left_0") == "180000"
     assert value(device, "timer_start_time_0") == str(T.UNUSED)
     device.advance(10 * MIN)
-    assert find(device, resource_id=rid("timer_time_text")).text == "3:00"  # paused: unchanged
-    assert find(device, resource_id=rid("timer_status")).text == "Paused"
+    assert find(device, resource_id=rid("timer_text")).text == "3:00"  # paused: unchanged
+    assert find(device, resource_id=rid("play_pause")).content_desc == "Start"  # the app has no "Resume"
+    assert views(device, content_desc="Reset")
     device.wm.key(3)
-    assert clock_notes(device) == [("Timer paused", "03:00", ["Resume", "Reset"])]
+    assert clock_notes(device) == [("Timer paused", "03:01", ["Resume", "Reset"])]
     open_timer_tab(device)
-    tap(device, content_desc="Resume")
+    tap(device, resource_id=rid("play_pause"), content_desc="Start")
     assert value(device, "timer_state_0") == "1"
     assert value(device, "timer_start_time_0") == str(device.elapsed_ms())
     device.advance(MIN)
-    tap(device, text="+1:00")
+    tap(device, text="+ 1:00")
     assert value(device, "timer_time_left_0") == "240000"
     assert value(device, "timer_original_timet_0") == "360000"
-    assert find(device, resource_id=rid("timer_time_text")).text == "3:00"
+    assert find(device, resource_id=rid("timer_text")).text == "3:00"
     tap(device, content_desc="Reset")
     assert value(device, "timer_state_0") == "4"
     assert value(device, "timer_time_left_0") == "300000" == value(device, "timer_original_timet_0")
-    assert find(device, resource_id=rid("timer_time_text")).text == "5:00"
+    assert find(device, resource_id=rid("timer_text")).text == "5:00"
+    assert not views(device, content_desc="Reset")  # a reset timer has nothing to reset
     tap(device, content_desc="Start")
     assert value(device, "timer_state_0") == "1"
-    tap(device, content_desc="Delete")
+    delete = find(device, resource_id=rid("tertiary_button"))
+    assert delete.content_desc == "Delete"
+    device.wm.tap(*delete.center)
     assert value(device, "timers_list") == []
     assert not any(k.endswith("_0") for k in prefs_xml(device))
     assert find(device, resource_id=rid("timer_setup_time")).text == "00h 00m 00s"  # back to the keypad
@@ -248,14 +282,16 @@ def test_two_timers_started_at_different_times(device: VirtualDevice) -> None:
     start_timer(device, "300")
     device.advance(2 * MIN)
     start_timer(device, "300")
-    assert [v.text for v in views(device, resource_id=rid("timer_time_text"))] == ["1:00", "3:00"]
+    assert [v.text for v in views(device, resource_id=rid("timer_text"))] == ["1:00", "3:00"]
+    assert [v.content_desc for v in views(device, resource_id=rid("play_pause"))] == ["Pause", "Pause"]
     device.wm.key(3)
-    assert clock_notes(device) == [("2 timers running", "Next timer: 01:00", ["Reset all"])]
+    assert clock_notes(device) == [("2 timers", "01:01", ["Reset all timers"])]
     device.advance(90_000)
     assert value(device, "timer_state_0") == "3" and value(device, "timer_state_1") == "1"
-    assert clock_notes(device) == [("Time's up", "", ["Stop"]), ("Timer", "01:30", ["Pause", "+1:00"])]
+    assert clock_notes(device) == [("Time's up", "\u221200:30", ["Stop", "Add 1 min"]),
+                                   ("Timer", "01:31", ["Pause", "Add 1 min"])]
     device.advance(90_000)
-    assert clock_notes(device) == [("Time's up", "2 timers expired", ["Stop all"])]
+    assert clock_notes(device) == [("2 timers expired", "\u221202:00", ["Stop all timers"])]
 
 
 def test_label_dialog(device: VirtualDevice) -> None:
@@ -286,9 +322,10 @@ def test_expiry_while_force_stopped(device: VirtualDevice) -> None:
     assert PKG not in device.state.running
     device.advance(3 * MIN)
     assert value(device, "timer_state_0") == "3"
-    assert clock_notes(device) == [("Time's up", "", ["Stop"])]
+    assert clock_notes(device) == [("Time's up", "\u221201:00", ["Stop", "Add 1 min"])]
     device.start_activity(PKG)
-    assert find(device, resource_id=rid("timer_status")).text == "Time's up"
+    assert find(device, resource_id=rid("play_pause")).content_desc == "Stop"
+    assert find(device, resource_id=rid("timer_text")).text == "-1:00"
 
 
 def test_external_prefs_edit_is_honoured_on_restart(device: VirtualDevice) -> None:
@@ -301,7 +338,7 @@ def test_external_prefs_edit_is_honoured_on_restart(device: VirtualDevice) -> No
     prefs.put_long("timer_time_left_0", 10 * MIN)
     device.fs.write_bytes(PREFS, prefs.to_xml().encode())
     device.start_activity(PKG, ACT, {"deskclock.select.tab": "2"})
-    assert find(device, resource_id=rid("timer_time_text")).text == "1:00"
+    assert find(device, resource_id=rid("timer_text")).text == "1:00"
     device.force_stop(PKG)
     prefs.put_long("timer_start_time_0", now - 11 * MIN)  # already past the deadline
     device.fs.write_bytes(PREFS, prefs.to_xml().encode())
@@ -339,10 +376,10 @@ def test_tabs_extras_persisted_tab_and_back(device: VirtualDevice) -> None:
     tap(device, content_desc="Add timer")
     assert views(device, text="Cancel")
     device.wm.key(4)  # BACK leaves the keypad for the list
-    assert views(device, resource_id=rid("timer_card"))
+    assert views(device, resource_id=rid("timer_text"))
     tap(device, content_desc="Add timer")
     tap(device, text="Cancel")
-    assert views(device, resource_id=rid("timer_card"))
+    assert views(device, resource_id=rid("timer_text"))
     device.wm.key(4)  # BACK leaves the app
     assert device.top.package != PKG
 
@@ -369,7 +406,7 @@ def test_stopwatch_start_lap_pause_reset(device: VirtualDevice) -> None:
 
 def test_alarms_database(device: VirtualDevice) -> None:
     device.start_activity(PKG, ACT, {"deskclock.select.tab": "0"})
-    db_path = device.fs.host(f"/data/data/{PKG}/databases/alarms.db")
+    db_path = device.fs.host(f"/data/user_de/0/{PKG}/databases/alarms.db")  # ClockProvider: device-protected
 
     def rows() -> list[tuple]:
         with closing(sqlite3.connect(db_path)) as db:
@@ -405,3 +442,51 @@ def test_build_is_cheap_and_state_serialises(device: VirtualDevice) -> None:
     device.persist()  # everything in the state model is JSON
     assert isinstance(device.apps[PKG], ClockApp)
     assert device.apps[PKG].version_name.endswith("-emukit-virtual")
+
+
+# ---------------------------------------------------------------------- storage: device-protected, pm clear
+def test_prefs_move_to_device_protected_storage_at_process_start(device: VirtualDevice) -> None:
+    """DeskClockApplication moves a credential-encrypted copy over (moveSharedPreferencesFrom)."""
+    open_timer_tab(device)
+    start_timer(device, "300")
+    device.force_stop(PKG)
+    raw = device.fs.read_bytes(PREFS)
+    device.fs.host(PREFS).unlink()
+    device.fs.makedirs(CE_PREFS.rsplit("/", 1)[0])
+    device.fs.write_bytes(CE_PREFS, raw)
+    device.ensure_process(PKG)
+    assert device.fs.read_bytes(PREFS) == raw and not device.fs.host(CE_PREFS).exists()
+    assert value(device, "timer_state_0") == "1"
+
+
+def test_pm_clear_wipes_device_protected_data(device: VirtualDevice) -> None:
+    open_timer_tab(device)
+    start_timer(device, "300")
+    device.start_activity(PKG, ACT, {"deskclock.select.tab": "0"})  # creates the alarms database
+    assert device.fs.host(f"/data/user_de/0/{PKG}/databases/alarms.db").exists()
+    out: list[bytes] = []
+    assert run_shell(device, f"pm clear {PKG}", out.append, out.append, b"", None) == 0
+    assert not device.fs.host(PREFS).exists()
+    assert not device.fs.host(f"/data/user_de/0/{PKG}/databases/alarms.db").exists()
+    open_timer_tab(device)
+    assert find(device, resource_id=rid("timer_setup_time")).text == "00h 00m 00s"
+
+
+def test_frame_toolbar_title_and_tab_items(device: VirtualDevice) -> None:
+    open_timer_tab(device)
+    toolbar = find(device, resource_id=rid("toolbar"))
+    assert toolbar.cls == "android.view.ViewGroup"
+    assert [v.text for v in toolbar.walk() if v.resource_id == rid("action_bar_title")] == ["Timer"]
+    items = [(v.resource_id, v.content_desc, v.cls, v.selected) for v in views(device, clickable=True)
+             if v.resource_id.startswith(rid("tab_menu_"))]
+    assert items == [(rid(f"tab_menu_{k}"), k.capitalize(), "android.widget.FrameLayout", k == "timer")
+                     for k in ("alarm", "clock", "timer", "stopwatch")]
+
+
+def test_time_set_broadcast_to_stopped_clock(device: VirtualDevice) -> None:
+    """The warp's broadcast: ``--include-stopped-packages`` sets FLAG_INCLUDE_STOPPED_PACKAGES (0x20)."""
+    out: list[bytes] = []
+    rc = run_shell(device, "am broadcast --include-stopped-packages -a android.intent.action.TIME_SET "
+                           f"-n {PKG}/com.android.deskclock.AlarmInitReceiver", out.append, out.append, b"", None)
+    text = b"".join(out).decode()
+    assert rc == 0 and "flg=0x400020" in text and "Broadcast completed: result=0" in text

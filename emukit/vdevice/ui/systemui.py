@@ -1,18 +1,31 @@
 """System UI windows: status bar, navigation bar, notification shade, toast and the Overview (recents) screen.
 
 Each function returns one window (a :class:`View` tree with package ``com.android.systemui``) in screen
-coordinates. Behaviour goes through the window manager so input has one path.
+coordinates. Behaviour goes through the window manager so input has one path. Positions come from the
+display's size and the reference-layout sizes scaled with :func:`~emukit.vdevice.ui.theme.px`.
+
+The shade follows AOSP SystemUI, with ids, strings and classes from the pinned SystemUI table
+(``emukit/apps/tables/com.android.systemui/api34.yaml``): the panel ``notification_panel``, the list
+``notification_stack_scroller`` and one clickable ``expandableNotificationRow`` (a FrameLayout) per
+notification. Inside a row is the framework's notification template: the header (``android:id/icon``,
+``android:id/app_name_text`` with the app's label), then either the standard ``android:id/title`` and
+``android:id/text`` or an app's custom content view (:class:`CustomNotification`, e.g. DeskClock's timer
+``chronometer`` and ``state``), then the action buttons, all ``android:id/action0``, in ``android:id/actions``.
+A tap on the row outside its buttons sends the content intent: the app opens and the shade closes.
 """
 
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from emukit.apps.selectors import table
 from emukit.vdevice.apps.base import Notification
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui.clockfmt import format_date_short, format_time, local_now
 from emukit.vdevice.ui.render import font
+from emukit.vdevice.ui.theme import px
 from emukit.vdevice.ui.view import Color, Style, View
 
 if TYPE_CHECKING:
@@ -20,12 +33,34 @@ if TYPE_CHECKING:
     from emukit.vdevice.ui.wm import WindowManager
 
 SYSTEMUI = "com.android.systemui"
+S = table(SYSTEMUI)  # the pinned SystemUI table
 W, H = theme.SCREEN_W, theme.SCREEN_H
 SHADE_BOTTOM = H - theme.NAV_H
 
 # quick settings: (label, icon, settings.global key, default)
 QS_TILES = (("Internet", "wifi", "wifi_on", "1"), ("Bluetooth", "bluetooth", "bluetooth_on", "0"),
             ("Airplane mode", "signal", "airplane_mode_on", "0"), ("Do Not Disturb", "bell", "zen_mode", "0"))
+
+
+@dataclass(frozen=True)
+class RemoteText:
+    """One TextView of a notification's custom content view (the posting app's RemoteViews, drawn inside the
+    framework's decorated template): its class, full resource id, text and content-desc; ``title`` draws it in
+    the notification title's style (``TextAppearance.Compat.Notification.Title``)."""
+
+    cls: str
+    resource_id: str
+    text: str
+    desc: str = ""
+    title: bool = False
+
+
+@dataclass
+class CustomNotification(Notification):
+    """A notification whose content is the app's own views (``setCustomContentView`` with
+    ``DecoratedCustomViewStyle``) instead of a title and text: the row shows ``content`` under its header."""
+
+    content: tuple[RemoteText, ...] = ()
 
 
 def _sid(name: str) -> str:
@@ -36,19 +71,34 @@ def global_setting(device: VirtualDevice, key: str, default: str) -> str:
     return device.state.settings.setdefault("global", {}).get(key, default)
 
 
+def app_label(device: VirtualDevice, note: Notification) -> str:
+    app = device.apps.get(note.package)
+    return app.label if app else note.package
+
+
+def icon_description(device: VirtualDevice, note: Notification) -> str:
+    """The status-bar icon's content-desc: ``<app> notification: <title>``, the text when the title is the app's
+    name, nothing after the colon for a notification without either (``contentDescForNotification``)."""
+    label = app_label(device, note)
+    what = note.text if note.title == label else note.title
+    return S.query("status_bar_notification_icon", app=label)["descriptionStartsWith"] + f": {what or ''}"
+
+
 def status_bar(device: VirtualDevice, bg: Color) -> View:
     """Clock and notification icons on the left; signal, Wi-Fi and battery on the right."""
     fg = theme.on_color(bg)
-    bar = View(bounds=(0, 0, W, theme.STATUS_H), resource_id=_sid("status_bar"), style=Style(bg=bg))
-    bar.add(View(cls="android.widget.TextView", bounds=(54, 0, 200, theme.STATUS_H), text=format_time(
-        device, am_pm=False), resource_id=_sid("clock"), style=Style(fg=fg, font_size=38)))
-    x = 200
+    bar_h = theme.STATUS_H
+    icon = px(48)
+    y0 = (bar_h - icon) // 2
+    bar = View(bounds=(0, 0, W, bar_h), resource_id=_sid("status_bar"), style=Style(bg=bg))
+    bar.add(View(cls="android.widget.TextView", bounds=(px(54), 0, px(200), bar_h), text=format_time(
+        device, am_pm=False), resource_id=_sid("clock"), style=Style(fg=fg, font_size=px(38))))
+    x = px(200)
     for note in device.notifications()[:4]:
-        label = device.apps[note.package].label if note.package in device.apps else note.package
-        bar.add(View(cls="android.widget.ImageView", bounds=(x, 24, x + 48, 72),
-                     content_desc=f"{label} notification: {note.title}",
-                     style=Style(icon=note.icon, icon_color=fg, icon_size=40)))
-        x += 56
+        bar.add(View(cls="android.widget.ImageView", bounds=(x, y0, x + icon, y0 + icon),
+                     content_desc=icon_description(device, note),
+                     style=Style(icon=note.icon, icon_color=fg, icon_size=px(40))))
+        x += px(56)
     icons = [("battery", "Battery 100 percent.", "battery")]
     if global_setting(device, "airplane_mode_on", "0") == "1":
         icons.append(("airplane", "Airplane mode.", "signal"))
@@ -56,30 +106,32 @@ def status_bar(device: VirtualDevice, bg: Color) -> View:
         if global_setting(device, "wifi_on", "1") == "1":
             icons.append(("wifi_signal", "Wifi signal full.", "wifi"))
         icons.append(("mobile_signal", "Phone four bars.", "signal"))
-    right = W - 48
-    for rid, desc, icon in icons:
-        bar.add(View(cls="android.widget.ImageView", bounds=(right - 48, 24, right, 72), resource_id=_sid(rid),
-                     content_desc=desc, style=Style(icon=icon, icon_color=fg, icon_size=44)))
-        right -= 64
+    right = W - px(48)
+    for rid, desc, kind in icons:
+        bar.add(View(cls="android.widget.ImageView", bounds=(right - icon, y0, right, y0 + icon), resource_id=_sid(rid),
+                     content_desc=desc, style=Style(icon=kind, icon_color=fg, icon_size=px(44))))
+        right -= px(64)
         percent = device.state.settings.get("system", {}).get("status_bar_show_battery_percent") == "1"
         if rid == "battery" and percent:
-            bar.add(View(cls="android.widget.TextView", bounds=(right - 100, 0, right + 8, theme.STATUS_H),
+            bar.add(View(cls="android.widget.TextView", bounds=(right - px(100), 0, right + px(8), bar_h),
                          text="100%", resource_id=_sid("battery_percentage_view"),
-                         style=Style(fg=fg, font_size=34, align="right")))
-            right -= 116
+                         style=Style(fg=fg, font_size=px(34), align="right")))
+            right -= px(116)
     return bar
 
 
 def navigation_bar(wm: WindowManager, bg: Color, keyboard: bool) -> View:
     """Back / Home / Overview buttons (keys 4 / 3 / 187); Back points down while the keyboard shows."""
     fg = theme.on_color(bg)
-    bar = View(bounds=(0, H - theme.NAV_H, W, H), resource_id=_sid("navigation_bar_frame"), style=Style(bg=bg))
-    for cx, rid, desc, icon, code in ((216, "back", "Back", "expand_more" if keyboard else "back", 4),
-                                      (540, "home", "Home", "home", 3),
-                                      (864, "recent_apps", "Overview", "recents", 187)):
-        bar.add(View(cls="android.widget.ImageView", bounds=(cx - 110, H - theme.NAV_H, cx + 110, H),
+    top = H - theme.NAV_H
+    half = min(px(110), W // 10)
+    bar = View(bounds=(0, top, W, H), resource_id=_sid("navigation_bar_frame"), style=Style(bg=bg))
+    for cx, rid, desc, icon, code in ((W // 5, "back", "Back", "expand_more" if keyboard else "back", 4),
+                                      (W // 2, "home", "Home", "home", 3),
+                                      (W * 4 // 5, "recent_apps", "Overview", "recents", 187)):
+        bar.add(View(cls="android.widget.ImageView", bounds=(cx - half, top, cx + half, H),
                      resource_id=_sid(rid), content_desc=desc, clickable=True, long_clickable=True,
-                     style=Style(icon=icon, icon_color=fg, icon_size=56),
+                     style=Style(icon=icon, icon_color=fg, icon_size=px(56)),
                      on_click=lambda code=code: wm.key(code)))
     return bar
 
@@ -87,14 +139,15 @@ def navigation_bar(wm: WindowManager, bg: Color, keyboard: bool) -> View:
 def toast(text: str) -> View:
     """A dark rounded bubble above the navigation bar."""
     f = font(theme.TEXT_LABEL)
-    width = min(int(f.getlength(text)) + 104, W - 120)
-    top = SHADE_BOTTOM - 260
+    height = px(118)
+    width = min(int(f.getlength(text)) + px(104), W - px(120))
+    top = SHADE_BOTTOM - px(260)
     left = (W - width) // 2
-    return View(cls="android.widget.Toast", bounds=(left, top, left + width, top + 118), package=SYSTEMUI,
-                children=[View(cls="android.widget.TextView", bounds=(left, top, left + width, top + 118),
+    return View(cls="android.widget.Toast", bounds=(left, top, left + width, top + height), package=SYSTEMUI,
+                children=[View(cls="android.widget.TextView", bounds=(left, top, left + width, top + height),
                                text=text, resource_id="android:id/message",
-                               style=Style(bg=(60, 60, 64), fg=(240, 240, 240), radius=59, padding=52,
-                                           align="center", font_size=theme.TEXT_LABEL, elevation=6))])
+                               style=Style(bg=(60, 60, 64), fg=(240, 240, 240), radius=height // 2, padding=px(52),
+                                           align="center", font_size=theme.TEXT_LABEL, elevation=px(6)))])
 
 
 def _call_action(callback: object, device: VirtualDevice) -> None:
@@ -112,82 +165,111 @@ def _call_action(callback: object, device: VirtualDevice) -> None:
         callback()
 
 
-def _notification_card(wm: WindowManager, note: Notification, top: int) -> tuple[View, int]:
+def _content_lines(note: Notification, width: int) -> list[tuple[str, str, str, str, bool, int]]:
+    """(class, resource id, text, content-desc, title style, lines) of each text line under the header."""
+    if isinstance(note, CustomNotification):
+        return [(v.cls, v.resource_id, v.text, v.desc, v.title, 1) for v in note.content]
+    lines = [("android.widget.TextView", S.rid("notification_title"), note.title, "", True, 1)]
+    if note.text:
+        rows = 2 if font(px(36)).getlength(note.text) > width else 1
+        lines.append(("android.widget.TextView", S.rid("notification_text"), note.text, "", False, rows))
+    return lines
+
+
+def notification_row(wm: WindowManager, note: Notification, top: int) -> tuple[View, int]:
+    """One ``expandableNotificationRow`` at ``top`` and its height."""
     device = wm.device
     app = device.apps.get(note.package)
-    label = app.label if app else note.package
-    rows = 2 if font(36).getlength(note.text) > W - 80 - 160 else 1
-    height = 200 + (rows - 1) * 50 + (110 if note.actions else 0)
-    box = (36, top, W - 36, top + height)
+    label = app_label(device, note)
+    x_text, right = px(160), W - px(80)
+    lines = _content_lines(note, right - x_text)
+    line_h = {True: px(54), False: px(50)}
+    body_h = sum(line_h[title] * rows for _, _, _, _, title, rows in lines)
+    height = px(74) + body_h + px(26) + (px(110) if note.actions else 0)
+    box = (px(36), top, W - px(36), top + height)
 
     def open_app() -> None:
         wm.collapse_notifications()
         if app is not None and app.show_in_launcher:
             device.start_activity(note.package)
 
-    card = View(bounds=box, resource_id=_sid("notification_row"), clickable=True, content_desc=f"{label} "
-                f"notification: {note.title}", style=Style(bg=theme.DARK_CARD, radius=40), on_click=open_app)
+    row = View(cls=S.cls("notification_row"), bounds=box, resource_id=S.rid("notification_row"), clickable=True,
+               style=Style(bg=theme.DARK_CARD, radius=px(40)), on_click=open_app)
     color = app.icon_color if app else theme.PRIMARY
-    card.add(View(cls="android.widget.ImageView", bounds=(72, top + 36, 136, top + 100),
-                  resource_id="android:id/icon",
-                  style=Style(icon=note.icon, icon_bg=color, icon_color=(255, 255, 255), icon_size=40)))
-    card.add(View(cls="android.widget.TextView", bounds=(160, top + 28, W - 80, top + 72), text=label,
-                  resource_id="android:id/app_name_text", style=Style(fg=theme.DARK_TEXT_SECONDARY, font_size=30)))
-    card.add(View(cls="android.widget.TextView", bounds=(160, top + 74, W - 80, top + 128), text=note.title,
-                  resource_id="android:id/title", style=Style(fg=theme.DARK_TEXT, font_size=40, bold=True)))
-    if note.text:
-        card.add(View(cls="android.widget.TextView", bounds=(160, top + 130, W - 80, top + 130 + 50 * rows),
-                      text=note.text, resource_id="android:id/text",
-                      style=Style(fg=theme.DARK_TEXT_SECONDARY, font_size=36, max_lines=rows, valign="top")))
-    x = 140
-    for i, (name, callback) in enumerate(note.actions.items()):
-        width = int(font(34, True).getlength(name)) + 64
-        card.add(View(cls="android.widget.Button", bounds=(x, box[3] - 110, x + width, box[3] - 24), text=name,
-                      resource_id=f"android:id/action{i}", clickable=True,
-                      style=Style(fg=(168, 199, 250), font_size=34, bold=True, align="center", radius=43),
-                      on_click=lambda cb=callback: _call_action(cb, device)))
-        x += width + 24
-    return card, height
+    row.add(View(cls="android.widget.ImageView", bounds=(px(72), top + px(36), px(136), top + px(100)),
+                 resource_id=S.rid("notification_icon"),
+                 style=Style(icon=note.icon, icon_bg=color, icon_color=(255, 255, 255), icon_size=px(40))))
+    row.add(View(cls=S.cls("notification_app_name"), bounds=(x_text, top + px(28), right, top + px(72)), text=label,
+                 resource_id=S.rid("notification_app_name"),
+                 style=Style(fg=theme.DARK_TEXT_SECONDARY, font_size=px(30))))
+    y = top + px(74)
+    for cls, rid, text, desc, title, rows in lines:
+        h = line_h[title] * rows
+        row.add(View(cls=cls, bounds=(x_text, y, right, y + h), text=text, content_desc=desc, resource_id=rid,
+                     style=Style(fg=theme.DARK_TEXT if title else theme.DARK_TEXT_SECONDARY,
+                                 font_size=px(40) if title else px(36), bold=title, max_lines=rows, valign="top")))
+        y += h
+    if note.actions:
+        bar = View(cls="android.widget.LinearLayout", bounds=(px(120), box[3] - px(120), box[2] - px(24),
+                                                             box[3] - px(14)),
+                   resource_id=S.rid("notification_actions"))
+        x = px(140)
+        for name, callback in note.actions.items():
+            width = int(font(px(34), True).getlength(name)) + px(64)
+            bar.add(View(cls=S.cls("notification_action"), bounds=(x, box[3] - px(110), x + width, box[3] - px(24)),
+                         text=name, resource_id=S.rid("notification_action"), clickable=True,
+                         style=Style(fg=(168, 199, 250), font_size=px(34), bold=True, align="center",
+                                     radius=px(43)),
+                         on_click=lambda cb=callback: _call_action(cb, device)))
+            x += width + px(24)
+        row.add(bar)
+    return row, height
 
 
 def notification_shade(wm: WindowManager) -> View:
-    """The expanded shade: date and time, quick settings tiles and the notification cards."""
+    """The expanded shade: date and time, quick settings tiles and the notification rows."""
     device = wm.device
     now = local_now(device)
-    shade = View(bounds=(0, 0, W, SHADE_BOTTOM), resource_id=_sid("notification_panel"), clickable=True,
+    shade = View(bounds=(0, 0, W, SHADE_BOTTOM), resource_id=S.rid("notification_panel"), clickable=True,
                  style=Style(bg=theme.DARK_SURFACE), on_click=wm.collapse_notifications)
-    shade.add(View(cls="android.widget.TextView", bounds=(60, 40, 600, 190), text=format_time(device, am_pm=False),
-                   resource_id=_sid("clock"), style=Style(fg=theme.DARK_TEXT, font_size=110)))
-    shade.add(View(cls="android.widget.TextView", bounds=(64, 190, 700, 250), text=format_date_short(now),
-                   resource_id=_sid("date"), style=Style(fg=theme.DARK_TEXT_SECONDARY, font_size=38)))
-    tile_w = (W - 72 - 24) // 2
+    shade.add(View(cls="android.widget.TextView", bounds=(px(60), px(40), px(600), px(190)),
+                   text=format_time(device, am_pm=False), resource_id=_sid("clock"),
+                   style=Style(fg=theme.DARK_TEXT, font_size=px(110))))
+    shade.add(View(cls="android.widget.TextView", bounds=(px(64), px(190), px(700), px(250)),
+                   text=format_date_short(now), resource_id=_sid("date"),
+                   style=Style(fg=theme.DARK_TEXT_SECONDARY, font_size=px(38))))
+    tile_w = (W - px(72) - px(24)) // 2
     for i, (label, icon, key, default) in enumerate(QS_TILES):
         on = global_setting(device, key, default) == "1"
-        x, y = 36 + (i % 2) * (tile_w + 24), 290 + (i // 2) * 174
+        x, y = px(36) + (i % 2) * (tile_w + px(24)), px(290) + (i // 2) * px(174)
 
         def toggle(key: str = key, on: bool = on) -> None:
             device.state.settings.setdefault("global", {})[key] = "0" if on else "1"
 
-        shade.add(View(cls="android.widget.Button", bounds=(x, y, x + tile_w, y + 150), text=label,
+        shade.add(View(cls="android.widget.Button", bounds=(x, y, x + tile_w, y + px(150)), text=label,
                        content_desc=label, resource_id=_sid("qs_tile"), clickable=True, checkable=True, checked=on,
-                       style=Style(bg=(168, 199, 250) if on else theme.DARK_CARD, radius=75, icon=icon,
-                                   icon_color=(4, 30, 73) if on else theme.DARK_TEXT, icon_size=52, padding=48,
-                                   fg=(4, 30, 73) if on else theme.DARK_TEXT, font_size=36, bold=True),
+                       style=Style(bg=(168, 199, 250) if on else theme.DARK_CARD, radius=px(75), icon=icon,
+                                   icon_color=(4, 30, 73) if on else theme.DARK_TEXT, icon_size=px(52),
+                                   padding=px(48), fg=(4, 30, 73) if on else theme.DARK_TEXT, font_size=px(36),
+                                   bold=True),
                        on_click=toggle))
     notes = device.notifications()
-    top = 680
+    top = px(680)
+    stack = View(cls="android.view.ViewGroup", bounds=(0, top, W, SHADE_BOTTOM - px(48)),
+                 resource_id=S.rid("notification_stack"))
     if not notes:
-        shade.add(View(cls="android.widget.TextView", bounds=(36, top, W - 36, top + 160), text="No notifications",
-                       resource_id=_sid("no_notifications"),
-                       style=Style(fg=theme.DARK_TEXT_SECONDARY, font_size=40, align="center")))
+        stack.add(View(cls="android.widget.TextView", bounds=(px(36), top, W - px(36), top + px(160)),
+                       text="No notifications", resource_id=_sid("no_notifications"),
+                       style=Style(fg=theme.DARK_TEXT_SECONDARY, font_size=px(40), align="center")))
     for note in notes:
-        card, height = _notification_card(wm, note, top)
-        if top + height > SHADE_BOTTOM - 60:
+        row, height = notification_row(wm, note, top)
+        if top + height > stack.bounds[3]:
             break
-        shade.add(card)
-        top += height + 24
-    shade.add(View(bounds=(W // 2 - 60, SHADE_BOTTOM - 36, W // 2 + 60, SHADE_BOTTOM - 24),
-                   style=Style(bg=(110, 110, 116), radius=6)))
+        stack.add(row)
+        top += height + px(24)
+    shade.add(stack)
+    shade.add(View(bounds=(W // 2 - px(60), SHADE_BOTTOM - px(36), W // 2 + px(60), SHADE_BOTTOM - px(24)),
+                   style=Style(bg=(110, 110, 116), radius=px(6))))
     return shade
 
 
@@ -201,11 +283,13 @@ def overview(wm: WindowManager) -> View:
         if act.package != device.launcher_package and act.package not in tasks:
             tasks.append(act.package)
     if not tasks:
-        screen.add(View(cls="android.widget.TextView", bounds=(0, 900, W, 1100), text="No recent items",
-                        style=Style(fg=theme.DARK_TEXT, font_size=44, align="center")))
+        screen.add(View(cls="android.widget.TextView", bounds=(0, SHADE_BOTTOM * 3 // 8, W, SHADE_BOTTOM * 3 // 8
+                                                               + px(200)), text="No recent items",
+                        style=Style(fg=theme.DARK_TEXT, font_size=px(44), align="center")))
         return screen
-    top = 200
-    for pkg in tasks[:5]:
+    top = px(200)
+    card_h, pitch = px(300), px(350)
+    for pkg in tasks[:max(1, min(5, (SHADE_BOTTOM - px(420)) // pitch))]:
         app = device.apps[pkg]
 
         def resume(pkg: str = pkg) -> None:
@@ -213,21 +297,22 @@ def overview(wm: WindowManager) -> View:
             device.start_activity(pkg)
 
         def dismiss(x1: int, y1: int, x2: int, y2: int, pkg: str = pkg) -> None:
-            if abs(x2 - x1) > 200 or y1 - y2 > 200:
+            if abs(x2 - x1) > px(200) or y1 - y2 > px(200):
                 device.force_stop(pkg)
 
-        card = View(bounds=(90, top, W - 90, top + 300), resource_id=_sid("snapshot"), clickable=True,
-                    content_desc=app.label, style=Style(bg=theme.BACKGROUND, radius=44, elevation=8),
+        card = View(bounds=(px(90), top, W - px(90), top + card_h), resource_id=_sid("snapshot"), clickable=True,
+                    content_desc=app.label, style=Style(bg=theme.BACKGROUND, radius=px(44), elevation=px(8)),
                     on_click=resume, on_drag=dismiss)
-        card.add(View(cls="android.widget.TextView", bounds=(130, top + 40, W - 130, top + 260), text=app.label,
-                      resource_id=_sid("title"),
-                      style=Style(icon=app.icon, icon_bg=app.icon_color, icon_size=64, icon_color=(255, 255, 255),
-                                  font_size=44, padding=20)))
+        card.add(View(cls="android.widget.TextView", bounds=(px(130), top + px(40), W - px(130), top + px(260)),
+                      text=app.label, resource_id=_sid("title"),
+                      style=Style(icon=app.icon, icon_bg=app.icon_color, icon_size=px(64),
+                                  icon_color=(255, 255, 255), font_size=px(44), padding=px(20))))
         screen.add(card)
-        top += 350
-    screen.add(View(cls="android.widget.Button", bounds=(W // 2 - 170, SHADE_BOTTOM - 200, W // 2 + 170,
-                                                       SHADE_BOTTOM - 90), text="Clear all",
+        top += pitch
+    screen.add(View(cls="android.widget.Button", bounds=(W // 2 - px(170), SHADE_BOTTOM - px(200), W // 2 + px(170),
+                                                       SHADE_BOTTOM - px(90)), text="Clear all",
                     resource_id=_sid("clear_all"), clickable=True,
-                    style=Style(bg=theme.DARK_CARD, fg=theme.DARK_TEXT, radius=55, align="center", font_size=38),
+                    style=Style(bg=theme.DARK_CARD, fg=theme.DARK_TEXT, radius=px(55), align="center",
+                                font_size=px(38)),
                     on_click=lambda: wm.clear_recents(tasks)))
     return screen

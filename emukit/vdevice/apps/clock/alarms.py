@@ -1,5 +1,9 @@
 """The Alarm tab: alarms in DeskClock's database ``databases/alarms.db``, table ``alarm_templates``.
 
+The database lives in device-protected storage, where ``ClockProvider.onCreate`` moves it
+(``createDeviceProtectedStorageContext().moveDatabaseFrom``, LineageOS/android_packages_apps_DeskClock
+lineage-17.1 eac5d7688f48 ``src/com/android/deskclock/provider/ClockProvider.java`` 137-138).
+
 The database is created when the app's process first starts, with AOSP's two default (disabled) alarms:
 8:30 on weekdays and 9:00 at weekends. ``daysofweek`` is DeskClock's bit set (Monday = 1 ... Sunday = 64).
 Alarms are listed, switched on and off, added and re-timed through a time picker, and deleted; they do not
@@ -13,19 +17,20 @@ from collections.abc import Callable
 from contextlib import closing
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.apps.clock.common import PACKAGE, rid, text
+from emukit.vdevice.apps.clock.common import PACKAGE, S, rid, text
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui import widgets as w
 from emukit.vdevice.ui.clockfmt import local_now, uses_24h
+from emukit.vdevice.ui.theme import px
 from emukit.vdevice.ui.view import Bounds, Style, View
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
-DB_PATH = f"/data/data/{PACKAGE}/databases/alarms.db"
+DB_PATH = f"/data/user_de/0/{PACKAGE}/databases/alarms.db"
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-CARD_H = 280
+CARD_H = px(280)
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS alarm_templates (_id INTEGER PRIMARY KEY, hour INTEGER NOT NULL, "
     "minutes INTEGER NOT NULL, daysofweek INTEGER NOT NULL, enabled INTEGER NOT NULL, vibrate INTEGER NOT NULL, "
@@ -100,12 +105,12 @@ def build(device: VirtualDevice, act: Activity, root: View, body: Bounds) -> Non
 
     if not items:
         root.add(w.empty_state(body, "alarm", "No alarms"))
-    rows = [(CARD_H + 30, lambda top, a=a: _card(device, body, top + 30, a, edit(a[0], a[1], a[2])))
+    rows = [(CARD_H + px(30), lambda top, a=a: _card(device, body, top + px(30), a, edit(a[0], a[1], a[2])))
             for a in items]
     root.add(w.scroll_list(body, rows, act.state.get("alarm_scroll", 0),
                            lambda v: act.state.update(alarm_scroll=v), rid=rid("alarm_recycler_view"),
-                           padding_bottom=300))
-    root.add(w.fab(body, "plus", "Add alarm", edit(None, 8, 0), rid=rid("fab")))
+                           padding_bottom=px(300)))
+    root.add(w.fab(body, "plus", S.desc("alarm_add"), edit(None, 8, 0), rid=S.rid("alarm_add")))
     dialog = act.state.get("dialog")
     if dialog and dialog.get("kind") == "alarm":
         root.add(_time_dialog(device, act, root.bounds, dialog))
@@ -113,22 +118,23 @@ def build(device: VirtualDevice, act: Activity, root: View, body: Bounds) -> Non
 
 def _card(device: VirtualDevice, body: Bounds, y: int, alarm: tuple, on_edit: Callable[[], None]) -> View:
     alarm_id, hour, minute, days, enabled, label = alarm
-    x0, x1 = body[0] + 36, body[2] - 36
+    x0, x1 = body[0] + px(36), body[2] - px(36)
     card = View(cls="android.view.ViewGroup", bounds=(x0, y, x1, y + CARD_H), resource_id=rid("alarm_card"),
                 content_desc=f"{format_alarm(device, hour, minute)} Alarm",
-                style=Style(bg=theme.SURFACE, radius=48))
-    card.add(text((x0 + 48, y + 20, x1 - 48, y + 90), label or "Alarm", "edit_label", size=theme.TEXT_LABEL,
-                  align="left", color=theme.TEXT_SECONDARY))
-    card.add(text((x0 + 48, y + 90, x1 - 390, y + 200), format_alarm(device, hour, minute), "digital_clock",
-                  size=96, align="left", color=theme.TEXT if enabled else theme.TEXT_SECONDARY, on_click=on_edit))
-    card.add(text((x0 + 48, y + 200, x1 - 48, y + 260), days_text(device, days, hour, minute, enabled),
+                style=Style(bg=theme.SURFACE, radius=px(48)))
+    card.add(text((x0 + px(48), y + px(20), x1 - px(48), y + px(90)), label or "Alarm", "edit_label",
+                  size=theme.TEXT_LABEL, align="left", color=theme.TEXT_SECONDARY))
+    card.add(text((x0 + px(48), y + px(90), x1 - px(390), y + px(200)), format_alarm(device, hour, minute),
+                  "digital_clock", size=px(96), align="left", color=theme.TEXT if enabled else theme.TEXT_SECONDARY,
+                  on_click=on_edit))
+    card.add(text((x0 + px(48), y + px(200), x1 - px(48), y + px(260)), days_text(device, days, hour, minute, enabled),
                   "days_of_week", size=theme.TEXT_SMALL, align="left", color=theme.TEXT_SECONDARY))
-    card.add(View(cls="android.widget.Switch", bounds=(x1 - 220, y + 100, x1 - 48, y + 190), checkable=True,
-                  checked=enabled, clickable=True, resource_id=rid("onoff"),
+    card.add(View(cls="android.widget.Switch", bounds=(x1 - px(220), y + px(100), x1 - px(48), y + px(190)),
+                  checkable=True, checked=enabled, clickable=True, resource_id=rid("onoff"),
                   content_desc=f"{format_alarm(device, hour, minute)} Alarm", style=Style(padding=6),
                   on_click=lambda: execute(device, "UPDATE alarm_templates SET enabled = ? WHERE _id = ?",
                                            (0 if enabled else 1, alarm_id))))
-    card.add(w.icon_button((x1 - 370, y + 82, x1 - 244, y + 208), w.Action(
+    card.add(w.icon_button((x1 - px(370), y + px(82), x1 - px(244), y + px(208)), w.Action(
         "delete", "Delete alarm", lambda: execute(device, "DELETE FROM alarm_templates WHERE _id = ?", (alarm_id,)),
         rid("delete"))))
     return card

@@ -2,11 +2,13 @@
 
 ``act.state["tab"]`` is the selected tab (also persisted as ``selected_tab`` in the preferences file, which
 DeskClock reopens on); ``am start ... --ei deskclock.select.tab N`` selects tab N (0 Alarm, 1 Clock,
-2 Timer, 3 Stopwatch). Everything else is documented in the tab modules.
+2 Timer, 3 Stopwatch). The frame (toolbar, tab bar) is in :mod:`.common`, everything else in the tab
+modules; ids, strings and classes come from the pinned Google Clock table.
 """
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -22,9 +24,11 @@ from emukit.vdevice.apps.clock.common import (
     TAB_CLOCK,
     TAB_TIMER,
     TABS,
+    TOOLBAR_H,
+    S,
     bottom_nav,
-    rid,
     text,
+    toolbar,
 )
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme
@@ -35,6 +39,7 @@ from emukit.vdevice.ui.clockfmt import (
     local_now,
     tz_label,
 )
+from emukit.vdevice.ui.theme import px
 from emukit.vdevice.ui.view import Bounds, View
 
 if TYPE_CHECKING:
@@ -63,7 +68,7 @@ class ClockApp(App):
     """Google's Clock app as DeskClock stores it: timers and stopwatch in SharedPreferences, alarms in SQLite."""
 
     package = PACKAGE
-    label = "Clock"
+    label = S.text("app_label")
     version_name = "7.10-emukit-virtual"
     version_code = 71000000
     launcher_activity = ACTIVITY
@@ -73,8 +78,15 @@ class ClockApp(App):
 
     # ------------------------------------------------------------------ lifecycle
     def on_process_start(self, device: VirtualDevice) -> None:
+        T.migrate(device)
         T.sync(device)
         alarms.ensure_db(device)
+
+    def on_data_cleared(self, device: VirtualDevice) -> None:
+        """``pm clear`` wipes device-protected storage too, where DeskClock keeps its data."""
+        host = device.fs.host(T.PREFS_PATH.split("/shared_prefs/")[0])
+        if host.is_dir():
+            shutil.rmtree(host)
 
     def on_time_changed(self, device: VirtualDevice) -> None:
         T.sync(device)
@@ -126,11 +138,12 @@ class ClockApp(App):
     # ------------------------------------------------------------------ screens
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
         tab = act.state.get("tab", TAB_CLOCK)
-        root = w.screen(frame, rid=rid("main"))
+        root = w.screen(frame)
+        root.cls = "android.widget.LinearLayout"  # res/layout/desk_clock.xml
         left, top, right, bottom = frame
-        root.add(w.app_bar(frame, TABS[tab], rid=rid("toolbar")))
+        root.add(toolbar(frame, tab))
         root.add(bottom_nav(frame, tab, lambda i: self.select_tab(device, act, i)))
-        body = (left, top + w.APP_BAR_H, right, bottom - NAV_H)
+        body = (left, top + TOOLBAR_H, right, bottom - NAV_H)
         if tab == TAB_TIMER:
             timer_ui.build(device, act, root, body)
         elif tab == TAB_CLOCK:
@@ -144,11 +157,12 @@ class ClockApp(App):
     def _clock(self, device: VirtualDevice, root: View, body: Bounds) -> None:
         left, top, right, _ = body
         now = local_now(device)
-        root.add(text((left + 40, top + 160, right - 40, top + 420), format_time(device, now, am_pm=True),
-                      "digital_clock", size=200, color=theme.TEXT))
-        root.add(text((left + 40, top + 430, right - 40, top + 500), format_date_widget(now), "date",
+        root.add(text((left + px(40), top + px(160), right - px(40), top + px(420)),
+                      format_time(device, now, am_pm=True), resource_id=S.rid("digital_clock"), size=px(200),
+                      color=theme.TEXT))
+        root.add(text((left + px(40), top + px(430), right - px(40), top + px(500)), format_date_widget(now), "date",
                       size=theme.TEXT_BODY_L, color=theme.TEXT_SECONDARY))
-        root.add(text((left + 40, top + 510, right - 40, top + 570), tz_label(device), "time_zone",
+        root.add(text((left + px(40), top + px(510), right - px(40), top + px(570)), tz_label(device), "time_zone",
                       size=theme.TEXT_LABEL, color=theme.TEXT_SECONDARY))
 
     # ------------------------------------------------------------------ gallery

@@ -14,6 +14,7 @@ from emukit.vdevice.apps.clock.common import (
     TAB_ALARM,
     TAB_STOPWATCH,
     TAB_TIMER,
+    S,
 )
 
 if TYPE_CHECKING:
@@ -49,23 +50,23 @@ def scenes(app: ClockApp, device: VirtualDevice) -> Iterator[str]:
     _open(device, TAB_TIMER)
     yield "Timer keypad"
     for digit in "500":
-        _tap(device, resource_id=f"{PACKAGE}:id/timer_setup_digit_{digit}")
+        _tap(device, resource_id=S.query("timer_digit", digit=digit)["resourceId"])
     yield "Timer keypad: 5 minutes entered"
-    _tap(device, content_desc="Start")
+    _tap(device, content_desc=S.desc("timer_start"))
     device.advance(61_000)
     yield "Running timer"
-    _tap(device, content_desc="Pause")
+    _tap(device, content_desc=S.desc("card_pause"))
     yield "Paused timer"
-    _tap(device, resource_id=f"{PACKAGE}:id/timer_label")
+    _tap(device, resource_id=S.rid("card_label"))
     device.wm.input_text("Pasta")
     yield "Timer label dialog"
     device.wm.key(4)
     _tap(device, text="OK")
-    _tap(device, content_desc="Add timer")
+    _tap(device, content_desc=S.desc("timer_add"))
     for digit in "130":
-        _tap(device, resource_id=f"{PACKAGE}:id/timer_setup_digit_{digit}")
+        _tap(device, resource_id=S.query("timer_digit", digit=digit)["resourceId"])
     yield "Keypad over existing timers"
-    _tap(device, content_desc="Start")
+    _tap(device, content_desc=S.desc("timer_start"))
     yield "Two timers"
     device.advance(91_000)
     yield "Time's up card"

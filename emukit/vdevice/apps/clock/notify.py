@@ -1,9 +1,20 @@
 """The Clock app's timer notifications, built from the preferences file and the clock on every call.
 
-As in AOSP DeskClock (``TimerNotificationBuilder``): expired timers post a "Time's up" notification with
-Stop; running or paused timers post one ongoing notification (a countdown ``Chronometer``, Pause / +1:00,
-or Resume / Reset), which DeskClock hides while the app itself is in the foreground; missed timers post
-"Missed timer" with Reset. Several timers are summarised in one notification of each kind.
+As AOSP DeskClock posts them (``data/TimerNotificationBuilder.java``, LineageOS/android_packages_apps_DeskClock
+lineage-17.1 eac5d7688f48 ``build`` 63-219, ``buildHeadsUp`` 221-302, ``buildMissed`` 304-383; the same at
+lineage-21.0): every timer notification is a custom content view (``DecoratedCustomViewStyle``,
+``res/layout/chronometer_notif_content.xml``) with a counting-down ``Chronometer`` (``chronometer``) above one
+line of text (``state``); there is no title or text.
+
+* running or paused timers: one ongoing notification, hidden while the app itself is in the foreground.
+  One timer: state = its label or "Timer", actions Pause / "Add 1 min"; paused: "Timer paused", Resume /
+  Reset. Several: "N timers" (or "N timers paused"), "Reset all timers";
+* expired timers: state = the label or "Time's up", Stop / "Add 1 min" ("N timers expired", "Stop all
+  timers"), shown even while the app is open;
+* missed timers: "Missed timer", Reset ("N timers missed", "Reset all timers").
+
+The chronometer shows the first timer's remaining time (plus DeskClock's one-second padding, see
+:func:`~emukit.vdevice.apps.clock.timers.format_chronometer`) and counts only while it runs.
 """
 
 from __future__ import annotations
@@ -13,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.base import Notification
 from emukit.vdevice.apps.clock import timers as T
-from emukit.vdevice.apps.clock.common import PACKAGE
+from emukit.vdevice.apps.clock.common import PACKAGE, S, duration_words
+from emukit.vdevice.ui.systemui import CustomNotification, RemoteText
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
@@ -32,6 +44,15 @@ def _do(device: VirtualDevice, ids: list[int], action: str) -> Callable[[], None
     return run
 
 
+def _note(device: VirtualDevice, key: str, state: str, timer: T.Timer, now: int,
+          actions: dict[str, Callable[[], None]], ongoing: bool = True) -> Notification:
+    left = timer.remaining_at(now)
+    content = (RemoteText(S.cls("notification_chronometer"), S.rid("notification_chronometer"),
+                          T.format_chronometer(left), duration_words(T.chronometer_seconds(left)), title=True),
+               RemoteText(S.cls("notification_state"), S.rid("notification_state"), state))
+    return CustomNotification(PACKAGE, key, "", icon="timer", actions=actions, ongoing=ongoing, content=content)
+
+
 def timer_notifications(device: VirtualDevice) -> list[Notification]:
     """The notifications the timers currently warrant (state comes from the file, never the process)."""
     timers = T.sync(device)
@@ -40,44 +61,39 @@ def timer_notifications(device: VirtualDevice) -> list[Notification]:
     expired = [t for t in timers if t.state == T.State.EXPIRED]
     if expired:
         ids = [t.id for t in expired]
+        first = expired[0]
         if len(expired) == 1:
-            out.append(Notification(PACKAGE, "timer_expired", "Time's up", expired[0].label, icon="timer",
-                                    actions={"Stop": _do(device, ids, "stop")}, ongoing=True))
+            out.append(_note(device, "timer_expired", first.label or S.text("state_expired"), first, now,
+                             {S.text("action_stop"): _do(device, ids, "stop"),
+                              S.text("action_add_minute"): _do(device, ids, "add_minute")}))
         else:
-            out.append(Notification(PACKAGE, "timer_expired", "Time's up", f"{len(expired)} timers expired",
-                                    icon="timer", actions={"Stop all": _do(device, ids, "stop")}, ongoing=True))
+            out.append(_note(device, "timer_expired", S.text("state_many_expired", n=len(expired)), first, now,
+                             {S.text("action_stop_all"): _do(device, ids, "stop")}))
     unexpired = [t for t in timers if t.state in (T.State.RUNNING, T.State.PAUSED)]
     if unexpired and not app_in_foreground(device):
         out.append(_unexpired(device, unexpired, now))
     missed = [t for t in timers if t.state == T.State.MISSED]
     if missed:
         ids = [t.id for t in missed]
-        if len(missed) == 1:
-            out.append(Notification(PACKAGE, "timer_missed", "Missed timer", missed[0].label, icon="timer",
-                                    actions={"Reset": _do(device, ids, "reset")}))
-        else:
-            out.append(Notification(PACKAGE, "timer_missed", f"{len(missed)} missed timers", icon="timer",
-                                    actions={"Reset all": _do(device, ids, "reset")}))
+        state = S.text("state_missed") if len(missed) == 1 else S.text("state_many_missed", n=len(missed))
+        action = S.text("action_reset") if len(missed) == 1 else S.text("action_reset_all")
+        out.append(_note(device, "timer_missed", state, missed[0], now, {action: _do(device, ids, "reset")},
+                         ongoing=False))
     return out
 
 
 def _unexpired(device: VirtualDevice, timers: list[T.Timer], now: int) -> Notification:
     running = sorted((t for t in timers if t.state == T.State.RUNNING), key=lambda t: (t.remaining_at(now), t.id))
+    first = running[0] if running else timers[0]
     ids = [t.id for t in timers]
     if len(timers) == 1:
-        t = timers[0]
-        remaining = T.format_chronometer(t.remaining_at(now))
         if running:
-            return Notification(PACKAGE, "timer_unexpired", t.label or "Timer", remaining, icon="timer",
-                                actions={"Pause": _do(device, ids, "pause"), "+1:00": _do(device, ids, "add_minute")},
-                                ongoing=True)
-        return Notification(PACKAGE, "timer_unexpired", "Timer paused", remaining, icon="timer",
-                            actions={"Resume": _do(device, ids, "start"), "Reset": _do(device, ids, "reset")},
-                            ongoing=True)
-    if running:
-        title = f"{len(running)} timers running" if len(running) > 1 else "1 timer running"
-        return Notification(PACKAGE, "timer_unexpired", title,
-                            f"Next timer: {T.format_chronometer(running[0].remaining_at(now))}", icon="timer",
-                            actions={"Reset all": _do(device, ids, "reset")}, ongoing=True)
-    return Notification(PACKAGE, "timer_unexpired", f"{len(timers)} timers paused", "All timers paused",
-                        icon="timer", actions={"Reset all": _do(device, ids, "reset")}, ongoing=True)
+            return _note(device, "timer_unexpired", first.label or S.text("state_running"), first, now,
+                         {S.text("action_pause"): _do(device, ids, "pause"),
+                          S.text("action_add_minute"): _do(device, ids, "add_minute")})
+        return _note(device, "timer_unexpired", S.text("state_paused"), first, now,
+                     {S.text("action_resume"): _do(device, ids, "start"),
+                      S.text("action_reset"): _do(device, ids, "reset")})
+    state = S.text("state_many_running", n=len(timers)) if running else S.text("state_many_paused", n=len(timers))
+    return _note(device, "timer_unexpired", state, first, now,
+                 {S.text("action_reset_all"): _do(device, ids, "reset")})

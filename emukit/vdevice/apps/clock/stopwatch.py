@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.clock import timers as T
-from emukit.vdevice.apps.clock.common import rid, round_button, text
+from emukit.vdevice.apps.clock.common import S, rid, round_button, text
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui import widgets as w
+from emukit.vdevice.ui.theme import px
 from emukit.vdevice.ui.view import Bounds, View
 
 if TYPE_CHECKING:
@@ -78,43 +79,45 @@ def build(device: VirtualDevice, act: Activity, root: View, body: Bounds) -> Non
     cx = (left + right) // 2
     state, total, laps = total_ms(device)
     main, hundredths = format_time(total)
-    root.add(text((left + 60, top + 120, cx + 220, top + 360), main, "stopwatch_time_text", size=170,
-                  align="right", color=theme.PRIMARY if state == RUNNING else theme.TEXT))
-    root.add(text((cx + 230, top + 120, right - 60, top + 360), hundredths, "stopwatch_hundredths_text", size=100,
-                  align="left", color=theme.PRIMARY if state == RUNNING else theme.TEXT_SECONDARY))
+    root.add(text((left + px(60), top + px(120), cx + px(220), top + px(360)), main, "stopwatch_time_text",
+                  size=px(170), align="right", color=theme.PRIMARY if state == RUNNING else theme.TEXT))
+    root.add(text((cx + px(230), top + px(120), right - px(60), top + px(360)), hundredths,
+                  "stopwatch_hundredths_text", size=px(100), align="left",
+                  color=theme.PRIMARY if state == RUNNING else theme.TEXT_SECONDARY))
     rows = []
     for number in range(len(laps), 0, -1):
         lap_ms = laps[number - 1] - (laps[number - 2] if number > 1 else 0)
-        rows.append((110, lambda y, n=number, lap=lap_ms, acc=laps[number - 1]: _lap_row(body, y, n, lap, acc)))
-    list_area = (left, top + 420, right, bottom - 300)
+        rows.append((px(110), lambda y, n=number, lap=lap_ms, acc=laps[number - 1]: _lap_row(body, y, n, lap, acc)))
+    list_area = (left, top + px(420), right, bottom - px(300))
     if rows:
         root.add(w.scroll_list(list_area, rows, act.state.get("laps_scroll", 0),
                                lambda v: act.state.update(laps_scroll=v), rid=rid("laps_list")))
-    y = bottom - 260
+    y = bottom - px(260)
     if state == RUNNING:
-        root.add(round_button((cx - 150, y, cx + 150, y + 200), "pause", "Pause", "fab",
-                              lambda: apply(device, "pause"), icon_size=80))
+        root.add(round_button((cx - px(150), y, cx + px(150), y + px(200)), "pause", "Pause", S.rid("stopwatch_fab"),
+                              lambda: apply(device, "pause"), icon_size=px(80)))
     else:
-        root.add(round_button((cx - 150, y, cx + 150, y + 200), "play", "Start", "fab",
-                              lambda: apply(device, "start"), icon_size=80))
+        root.add(round_button((cx - px(150), y, cx + px(150), y + px(200)), "play", "Start", S.rid("stopwatch_fab"),
+                              lambda: apply(device, "start"), icon_size=px(80)))
     if state != RESET:
-        root.add(round_button((left + 90, y + 30, left + 230, y + 170), "refresh", "Reset", "stopwatch_reset",
-                              lambda: apply(device, "reset"), bg=theme.SURFACE_VARIANT, fg=theme.TEXT, icon_size=60))
+        root.add(round_button((left + px(90), y + px(30), left + px(230), y + px(170)), "refresh", S.desc("stopwatch_reset"),
+                              S.rid("stopwatch_reset"), lambda: apply(device, "reset"), bg=theme.SURFACE_VARIANT,
+                              fg=theme.TEXT, icon_size=px(60)))
     if state == RUNNING:
-        root.add(round_button((right - 250, y + 30, right - 70, y + 170), "", "Lap", "stopwatch_lap",
-                              lambda: apply(device, "lap"), bg=theme.SURFACE_VARIANT, fg=theme.TEXT, icon_size=60,
-                              label="Lap"))
+        root.add(round_button((right - px(250), y + px(30), right - px(70), y + px(170)), "", "Lap",
+                              rid("stopwatch_lap"), lambda: apply(device, "lap"), bg=theme.SURFACE_VARIANT,
+                              fg=theme.TEXT, icon_size=px(60), label="Lap"))
 
 
 def _lap_row(body: Bounds, y: int, number: int, lap_ms: int, acc_ms: int) -> View:
     left, _, right, _ = body
-    row = View(cls="android.widget.LinearLayout", bounds=(left + 60, y, right - 60, y + 110),
+    row = View(cls="android.widget.LinearLayout", bounds=(left + px(60), y, right - px(60), y + px(110)),
                resource_id=rid("lap_row"))
     lap, lap_h = format_time(lap_ms)
     acc, acc_h = format_time(acc_ms)
-    row.add(text((left + 90, y, left + 330, y + 110), f"# {number}", "lap_number", align="left",
+    row.add(text((left + px(90), y, left + px(330), y + px(110)), f"# {number}", "lap_number", align="left",
                  color=theme.TEXT_SECONDARY))
-    row.add(text((left + 330, y, left + 660, y + 110), f"{lap}.{lap_h}", "lap_time", align="right"))
-    row.add(text((left + 660, y, right - 90, y + 110), f"{acc}.{acc_h}", "lap_total", align="right",
+    row.add(text((left + px(330), y, left + px(660), y + px(110)), f"{lap}.{lap_h}", "lap_time", align="right"))
+    row.add(text((left + px(660), y, right - px(90), y + px(110)), f"{acc}.{acc_h}", "lap_total", align="right",
                  color=theme.TEXT_SECONDARY))
     return row

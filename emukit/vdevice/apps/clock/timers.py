@@ -1,4 +1,11 @@
-"""Countdown timers exactly as AOSP DeskClock keeps them: in the app's default SharedPreferences.
+"""Countdown timers exactly as AOSP DeskClock keeps them: in the app's default SharedPreferences, which live in
+device-protected storage (``/data/user_de/0/<pkg>/shared_prefs/<pkg>_preferences.xml``).
+
+``DeskClockApplication.getDefaultSharedPreferences`` (LineageOS/android_packages_apps_DeskClock lineage-17.1
+eac5d7688f48, ``src/com/android/deskclock/DeskClockApplication.java`` 50-63; unchanged at lineage-21.0
+501626741b61, 47-58) opens the preferences through ``createDeviceProtectedStorageContext()`` and first moves a
+credential-encrypted copy (``/data/data/<pkg>/shared_prefs/...``) over with ``moveSharedPreferencesFrom``;
+:func:`migrate` does that move when the process starts.
 
 Keys (``TimerDAO``): ``timers_list`` (string set of ids), ``next_timer_id`` (int) and per timer id N
 ``timer_state_N`` (int, :class:`State`), ``timer_setup_timet_N`` (long, the length the user set),
@@ -16,6 +23,7 @@ clock was set (``date``) and carries them over a reboot by the wall clock, as De
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -26,7 +34,8 @@ from emukit.vdevice.apps.clock.common import PACKAGE
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
-PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/{PACKAGE}_preferences.xml"
+PREFS_PATH = f"/data/user_de/0/{PACKAGE}/shared_prefs/{PACKAGE}_preferences.xml"  # device-protected storage
+CE_PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/{PACKAGE}_preferences.xml"  # where a pre-N copy would be
 UNUSED = -(2**63)  # Long.MIN_VALUE: no start time
 MINUTE_MS = 60_000
 MAX_LENGTH_MS = (99 * 3600 + 99 * 60 + 99) * 1000
@@ -193,6 +202,17 @@ def load(device: VirtualDevice) -> P.Prefs:
     return P.load(device, PREFS_PATH)
 
 
+def migrate(device: VirtualDevice) -> bool:
+    """``moveSharedPreferencesFrom``: at process start, a credential-encrypted copy of the preferences moves to
+    device-protected storage when that has none yet; returns whether a file moved."""
+    fs = device.fs
+    if not fs.host(CE_PREFS_PATH).is_file() or fs.host(PREFS_PATH).exists():
+        return False
+    fs.makedirs(PREFS_PATH.rsplit("/", 1)[0])
+    os.replace(fs.host(CE_PREFS_PATH), fs.host(PREFS_PATH))
+    return True
+
+
 def save(device: VirtualDevice, prefs: P.Prefs) -> None:
     P.save(device, PREFS_PATH, prefs)
 
@@ -273,23 +293,46 @@ def set_label(device: VirtualDevice, tid: int, label: str) -> None:
 
 
 # ---------------------------------------------------------------------- formatting
+def shown_seconds(ms: int) -> int:
+    """The whole seconds the app shows for ``ms`` left: rounded up while counting down, down once negative."""
+    if ms >= 0:
+        return -(-ms // 1000)
+    return -((-ms) // 1000)
+
+
 def format_remaining(ms: int) -> str:
-    """The timer card's text (``TimerTextController``): ``4:59``, ``1:04:59``, ``-0:05``; rounds up."""
-    negative = ms < 0
-    ms = abs(ms)
-    seconds = ms // 1000 + (1 if ms % 1000 and not negative else 0)
-    h, rest = divmod(seconds, 3600)
+    """The timer's text in the app (``TimerTextController``): ``4:59``, ``1:04:59``, ``-0:05``; rounds up."""
+    seconds = shown_seconds(ms)
+    h, rest = divmod(abs(seconds), 3600)
     m, s = divmod(rest, 60)
     text = f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-    return ("-" if negative and seconds else "") + text
+    return ("-" if seconds < 0 else "") + text
 
 
 def format_chronometer(ms: int) -> str:
-    """A counting-down ``Chronometer`` in a notification (``DateUtils.formatElapsedTime``): ``04:59``."""
-    seconds = max(0, ms) // 1000
-    h, rest = divmod(seconds, 3600)
+    """The notification's counting-down ``Chronometer``: ``04:01`` for 4:00.x left.
+
+    DeskClock sets the chronometer's base to now + remaining + 1 s for a positive remainder (so it reads like
+    the app's rounded-up display; ``TimerNotificationBuilder.getChronometerBase``, lineage-17.1 389-397) and
+    the Chronometer shows ``DateUtils.formatElapsedTime`` of the whole seconds to the base, a negative time
+    (an expired timer) with a leading minus sign (frameworks ``core/java/android/widget/Chronometer.java``
+    ``updateText``, ``R.string.negative_duration``)."""
+    seconds = _chronometer_seconds(ms)
+    h, rest = divmod(abs(seconds), 3600)
     m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+    text = f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+    return ("\u2212" if seconds < 0 else "") + text
+
+
+def _chronometer_seconds(ms: int) -> int:
+    """Whole seconds between now and the chronometer's base (Java's truncating ``long`` division)."""
+    base_ms = ms + 1000 if ms >= 0 else ms
+    return int(base_ms / 1000)
+
+
+def chronometer_seconds(ms: int) -> int:
+    """The absolute whole seconds the chronometer's content-desc speaks (``Chronometer.formatDuration``)."""
+    return abs(_chronometer_seconds(ms))
 
 
 def format_setup(digits: str) -> str:
