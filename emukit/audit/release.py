@@ -31,11 +31,12 @@ from typing import Any
 
 import yaml
 
+from emukit.apps.registry import package_of
+from emukit.apps.selectors import SelectorTable, table
 from emukit.builder import outcomes as outcome_reading
 from emukit.builder.pair import request_hashes
 from emukit.builder.validate import outcomes_differ, states_differ, validate_branch
 from emukit.device.actions import Element
-from emukit.device.driver import parse_bounds
 from emukit.errors import ConfigError
 from emukit.records import CRITERIA, BranchRecord, Observation, PairRecord
 from emukit.store import ArtifactError, Store
@@ -64,34 +65,28 @@ CHECKS = ("artifacts", "stable_boundary", "observation_match", "request_hashes",
 # ------------------------------------------------------------------------------------------- pure readings
 def elements_from_xml(xml: str) -> list[Element]:
     """Every node of a stored hierarchy as an Element (document order), as ``Driver.elements`` reads it."""
-    root = ET.fromstring(xml)
-    return [Element(text=n.get("text", ""), resource_id=n.get("resource-id", ""),
-                    content_desc=n.get("content-desc", ""), cls=n.get("class", ""),
-                    bounds=parse_bounds(n.get("bounds", "[0,0][0,0]"))) for n in root.iter("node")]
+    return outcome_reading.elements_of(xml)
+
+
+def pinned_table(app: str) -> SelectorTable:
+    """The pinned build's selector table of ``app`` (stored pairs are re-read with it)."""
+    return table(package_of(app))
 
 
 def outcome_from_xml(spec: dict[str, Any], xml: str, stored_outcome: dict[str, Any] | None = None,
                      stored_evidence: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """(outcome, evidence) of the shared action, read from the next-observation hierarchy alone.
 
-    The same readings as :func:`emukit.builder.outcomes.read_outcome`; the only parts that came from a device
-    probe at build time (Ordered Collection: the collection type and the database order after the action) are
-    taken from the stored outcome/evidence, so what the surface shows is still re-read from the XML.
+    The same readings as :func:`emukit.builder.outcomes.read_outcome` (with the pinned builds' selector
+    tables); the only parts that came from a device probe at build time (Ordered Collection: the collection
+    type and the database order after the action) are taken from the stored outcome/evidence, so what the
+    surface shows is still re-read from the XML.
     """
-    elements = elements_from_xml(xml)
-    kind = spec["kind"]
-    if kind in ("search", "folder"):
-        return outcome_reading._files(elements, spec)
-    if kind == "paste":
-        editor = next((e for e in elements if e.resource_id == outcome_reading.MARKOR_EDITOR), None)
-        return {"pasted_text": editor.text if editor else None}, {"editor_found": editor is not None}
-    if kind == "list":
-        titles = outcome_reading._list_titles(elements)
-        return ({"collection_type": (stored_outcome or {}).get("collection_type"), "ordered_items": titles},
+    outcome, evidence = outcome_reading.surface_outcome(spec, xml, pinned_table)
+    if spec["kind"] == "list":
+        return ({"collection_type": (stored_outcome or {}).get("collection_type"), **outcome},
                 {"database_order": (stored_evidence or {}).get("database_order")})
-    if kind == "shade":
-        return outcome_reading._shade(elements)
-    raise ValueError(f"unknown outcome kind {kind!r}")
+    return outcome, evidence
 
 
 # ------------------------------------------------------------------------------------------ templates

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from emukit.apps.registry import resolve_query
 from emukit.device.actions import Action
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.console import ConsoleClient
@@ -31,7 +32,9 @@ from emukit.timewarp import warp
 from emukit.wm import get_format, request_hash
 
 REQUEST_FORMATS = ("code2world", "gworld")
-SHADE_SWIPE = (540, 10, 540, 1400, 300)
+# the notification shade pulled down after a wait: from the top of the status bar to 7/12 of the screen's
+# height, in the middle (percentages of the screen; 540,10 -> 540,1400 on a 1080x2400 screen)
+SHADE_SWIPE: dict[str, Any] = {"x1": "50%", "y1": "0.42%", "x2": "50%", "y2": "58.33%", "duration_ms": 300}
 
 
 class Rejected(EmukitError):
@@ -154,7 +157,7 @@ def _resolve_shared(driver: Driver, ctx: PairContext) -> tuple[Action, float]:
         return Action(type="wait", duration_ms=round(seconds * 1000)), seconds
     element = None
     if "target" in spec:
-        element = driver.find(**spec.pop("target"))
+        element = driver.find(**resolve_query(driver, spec.pop("target")))
         if element is None:
             raise Rejected("missing_target", f"shared action target not on the boundary screen: {spec}")
         spec["x"], spec["y"] = element.center
@@ -166,8 +169,10 @@ def _execute_shared(driver: Driver, action: Action, seconds: float) -> WarpRecor
     record = None
     if action.type == "wait":
         record = warp(driver, seconds)
-        x1, y1, x2, y2, ms = SHADE_SWIPE
-        driver.swipe(x1, y1, x2, y2, ms)
+        from emukit.builder.steps import on_screen
+
+        pull = on_screen(SHADE_SWIPE, driver.screen()[:2])
+        driver.swipe(pull["x1"], pull["y1"], pull["x2"], pull["y2"], pull["duration_ms"])
     elif action.type == "tap":
         driver.tap(action.x, action.y)
     elif action.type == "long_press":
@@ -291,7 +296,8 @@ def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts
     if not validation.accepted:
         detail = "; ".join(f"{n}: {p}" for n, ps in problems.items() for p in ps)
         if not match:
-            detail = (f"boundary A {a.boundary_observation.screenshot[:12]} vs B {b.boundary_observation.screenshot[:12]}"
+            detail = (f"boundary A {a.boundary_observation.screenshot[:12]} vs "
+                      f"B {b.boundary_observation.screenshot[:12]}"
                       f"{'' if shared_a == shared_b else f', shared actions {shared_a} vs {shared_b}'}; " + detail)
         raise Rejected(validation.failed()[0], detail)
     return PairRecord(pair_id=ctx.pair_id, family=t.family, template=t.name, template_hash=t.content_hash(),

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emukit.apps.registry import check_ref, resolve_query
 from emukit.builder.pair import (
     Artifacts,
     PairContext,
@@ -41,10 +42,15 @@ from emukit.builder.pair import (
     device_usable,
     load_base,
 )
-from emukit.builder.run import SNAPSHOT_TIMEOUT_FACTOR, BuildOptions, close_pool, make_pool
-from emukit.builder.steps import StepRunner
+from emukit.builder.run import (
+    SNAPSHOT_TIMEOUT_FACTOR,
+    BuildOptions,
+    close_pool,
+    make_pool,
+)
+from emukit.builder.steps import X_KEYS, Y_KEYS, StepRunner, screen_fraction
 from emukit.builder.stress_apps import CLIPBOARD_TABLE, ORDERED_TABLE
-from emukit.builder.stress_model import BACK, FamilyTable, Move
+from emukit.builder.stress_model import BACK, SYSTEM_NEUTRAL, FamilyTable, Move
 from emukit.builder.stress_temporal import TEMPORAL_TABLE
 from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
@@ -68,48 +74,45 @@ _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 
 # ------------------------------------------------------------------------------------------ the tables
-FILES = "com.google.android.documentsui"
-ROW = "android:id/title"
+def _files(name: str, **extra: Any) -> dict[str, Any]:
+    """A selector from the Files table of the device's build (DocumentsUI), plus ``extra`` fields."""
+    return {"sel": f"files:{name}", **extra}
 
 
 def _files_moves(pool: str, *, confirmed_delete: bool) -> tuple[Move, ...]:
-    """Operations on a distractor file row of the Files app that leave the tracked artifact alone."""
-    row = {"resourceId": ROW, "text": "{name}"}
-    close = {"tap": {"resourceId": f"{FILES}:id/action_mode_close_button"}}
+    """Operations on a distractor file row of the Files app that leave the tracked artifact alone: selection
+    mode is left with its close button (content-desc Cancel), dialogs with their Cancel button."""
+    row = _files("row_title", text="{name}")
+    close = {"tap": _files("action_mode_close")}
+    overflow = {"tap": _files("more_options")}
     moves = [
         Move(f"select_deselect_{pool}", ({"long_press": row}, close), (row,), pool),
-        Move(f"cancelled_delete_{pool}", ({"long_press": row}, {"tap": {"description": "Delete"}},
-                                           {"tap": {"resourceId": "android:id/button2"}}, close), (row,), pool),
-        Move(f"cancelled_copy_{pool}", ({"long_press": row}, {"tap": {"resourceId": f"{FILES}:id/action_menu_overflow"}},
-                                         {"tap": {"text": "Copy to\u2026"}},
-                                         {"tap": {"resourceId": "android:id/button2"}}), (row,), pool),
-        Move(f"cancelled_move_{pool}", ({"long_press": row}, {"tap": {"resourceId": f"{FILES}:id/action_menu_overflow"}},
-                                         {"tap": {"text": "Move to\u2026"}},
-                                         {"tap": {"resourceId": "android:id/button2"}}), (row,), pool),
+        Move(f"cancelled_delete_{pool}", ({"long_press": row}, {"tap": _files("action_delete")},
+                                           {"tap": _files("delete_cancel")}, close), (row,), pool),
+        Move(f"cancelled_copy_{pool}", ({"long_press": row}, overflow, {"tap": _files("menu_copy_to")},
+                                         {"tap": _files("pick_cancel")}), (row,), pool),
+        Move(f"cancelled_move_{pool}", ({"long_press": row}, overflow, {"tap": _files("menu_move_to")},
+                                         {"tap": _files("pick_cancel")}), (row,), pool),
     ]
     if confirmed_delete:
-        moves.append(Move(f"delete_{pool}", ({"long_press": row}, {"tap": {"description": "Delete"}},
-                                             {"tap": {"resourceId": "android:id/button1"}}), (row,), pool))
+        moves.append(Move(f"delete_{pool}", ({"long_press": row}, {"tap": _files("action_delete")},
+                                             {"tap": _files("delete_confirm")}), (row,), pool))
     return tuple(moves)
 
 
-_FILES_NEUTRAL = (
-    Move("scroll_down", ({"swipe": {"x1": 540, "y1": 1900, "x2": 540, "y2": 1300, "duration_ms": 300}},)),
-    Move("scroll_up", ({"swipe": {"x1": 540, "y1": 1300, "x2": 540, "y2": 1900, "duration_ms": 300}},)),
-    Move("overflow_menu", ({"tap": {"resourceId": f"{FILES}:id/option_menu_overflow"}}, BACK),
-         ({"resourceId": f"{FILES}:id/option_menu_overflow"},)),
-    Move("sort_menu", ({"tap": {"resourceId": f"{FILES}:id/sort_dimen_dropdown"}}, BACK),
-         ({"resourceId": f"{FILES}:id/sort_dimen_dropdown"},)),
-    Move("search_open_close", ({"tap": {"resourceId": f"{FILES}:id/option_menu_search"}},
-                               {"tap": {"description": "Navigate up"}}),
-         ({"resourceId": f"{FILES}:id/option_menu_search"},)),
-    Move("roots_drawer", ({"tap": {"description": "Show roots"}}, BACK), ({"description": "Show roots"},)),
-    Move("settings_round_trip", ({"home": {}}, {"tap": {"resourceId": "com.google.android.apps.nexuslauncher:id/icon",
-                                                        "text": "Settings"}},
-                                 {"home": {}}, {"tap": {"resourceId": "com.google.android.apps.nexuslauncher:id/icon",
-                                                        "text": "Files"}})),
-)
+# vertical swipes across the lower middle of the screen (the file list), as percentages of the screen
+_FILES_SCROLL_DOWN = {"swipe": {"x1": "50%", "y1": "79.17%", "x2": "50%", "y2": "54.17%", "duration_ms": 300}}
+_FILES_SCROLL_UP = {"swipe": {"x1": "50%", "y1": "54.17%", "x2": "50%", "y2": "79.17%", "duration_ms": 300}}
 
+_FILES_NEUTRAL = (
+    Move("scroll_down", (_FILES_SCROLL_DOWN,)),
+    Move("scroll_up", (_FILES_SCROLL_UP,)),
+    Move("overflow_menu", ({"tap": _files("more_options")}, BACK), (_files("more_options"),)),
+    Move("search_open_close", ({"tap": _files("search")}, {"tap": _files("search_collapse")}),
+         (_files("search"),)),
+    Move("roots_drawer", ({"tap": _files("show_roots")}, BACK), (_files("show_roots"),)),
+    *SYSTEM_NEUTRAL,
+)
 
 
 def validate_table(table: FamilyTable) -> None:
@@ -141,18 +144,43 @@ def validate_table(table: FamilyTable) -> None:
                     raise ConfigError(f"{where}: move {m.name}: {kind!r} is not a single state-preserving "
                                       "action (tap, long_press, swipe, key, back, home)")
                 if kind in ("tap", "long_press") and isinstance(args, dict) and not ({"x", "y"} <= set(args)):
-                    unknown = set(args) - SELECTOR_KEYS
-                    if unknown:
-                        raise ConfigError(f"{where}: move {m.name}: unknown selector field(s) {sorted(unknown)}")
+                    _check_selector(where, m.name, args)
+                elif kind in ("tap", "long_press", "swipe") and isinstance(args, dict):
+                    _check_coords(where, m.name, args)
             for sel in m.requires:
-                unknown = set(sel) - SELECTOR_KEYS
-                if unknown:
-                    raise ConfigError(f"{where}: move {m.name}: unknown selector field(s) {sorted(unknown)}")
+                _check_selector(where, m.name, sel)
             fields = set(_FIELD.findall(json.dumps([m.steps, m.requires])))
             if fields - {"name"} or (fields and not m.pool) or (m.pool and "name" not in fields):
                 raise ConfigError(f"{where}: move {m.name}: placeholders {sorted(fields)} need pool + {{name}}")
     if table.distractors is not None and not callable(table.distractors):
         raise ConfigError(f"{where}: distractors must be a function, not {table.distractors!r}")
+
+
+def _check_selector(where: str, move: str, sel: dict[str, Any]) -> None:
+    """Known selector fields; a ``sel`` reference names an entry of its app's selector table."""
+    unknown = set(sel) - SELECTOR_KEYS - {"sel", "fmt", "at_dp"}
+    if unknown:
+        raise ConfigError(f"{where}: move {move}: unknown selector field(s) {sorted(unknown)}")
+    if "sel" in sel:
+        try:
+            check_ref(sel["sel"])
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: move {move}: {exc}") from None
+
+
+def _check_coords(where: str, move: str, args: dict[str, Any]) -> None:
+    """A move's gesture takes its coordinates from the screen size: each is a percentage of the screen
+    (``"50%"``), never a pixel position of one screen."""
+    for key in X_KEYS + Y_KEYS:
+        if key not in args:
+            continue
+        try:
+            fraction = screen_fraction(args[key])
+        except ValueError as exc:
+            raise ConfigError(f"{where}: move {move}: {exc}") from None
+        if fraction is None:
+            raise ConfigError(f"{where}: move {move}: {key}={args[key]!r} is a fixed pixel position; give it "
+                              "as a percentage of the screen (\"50%\") so the move fits every screen size")
 
 
 # ------------------------------------------------------------------------------------------ distractors
@@ -209,7 +237,8 @@ def persistent_distractors(state_params: dict[str, Any], params: dict[str, Any],
     near = [x for x in dict.fromkeys(near) if x not in taken and x != target][:2]
     unrelated: list[str] = []
     while len(unrelated) < 2:
-        name = f"{rng.choice(_UNRELATED_WORDS)}_{rng.randint(10, 99)}.{rng.choice([e for e in _UNRELATED_EXTS if e != ext])}"
+        word, number = rng.choice(_UNRELATED_WORDS), rng.randint(10, 99)  # drawn in this order (seeded)
+        name = f"{word}_{number}.{rng.choice([e for e in _UNRELATED_EXTS if e != ext])}"
         if name not in taken and name not in unrelated:
             unrelated.append(name)
     pools = {"near": near, "unrelated": unrelated}
@@ -273,7 +302,7 @@ def _fill(obj: Any, name: str | None) -> Any:
 
 
 def _applies(driver: Driver, move: Move, name: str | None) -> bool:
-    return all(driver.exists(**_fill(sel, name)) for sel in move.requires)
+    return all(driver.exists(**resolve_query(driver, _fill(sel, name))) for sel in move.requires)
 
 
 def _choose(driver: Driver, moves: tuple[Move, ...], budget: int, pools: dict[str, list[str]],
@@ -434,6 +463,7 @@ class SuiteOptions:
     depths: tuple[int, ...] = DEPTHS
     levels: tuple[str, ...] = LEVELS
     interference_depth: int = INTERFERENCE_DEPTH
+    vdevice_screen: tuple[int, int, int] | None = None  # see BuildOptions.vdevice_screen
 
 
 def suite_dir(data_dir: Path, suite: str) -> Path:
@@ -575,7 +605,7 @@ class SuiteRunner:
         server = AdbServer(o.adb_port)
         server.start()
         build_opts = BuildOptions(templates=[], data_dir=o.data_dir, devices=o.devices, serials=o.serials,
-                                  adb_port=o.adb_port)
+                                  adb_port=o.adb_port, vdevice_screen=o.vdevice_screen)
         pool, workers = make_pool(build_opts, server)
         t0 = time.monotonic()
         try:
@@ -627,7 +657,8 @@ def run_suite(args, console) -> int:
                            max_attempts=args.max_attempts,
                            adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
                            depths=depths, levels=levels,
-                           attempt_timeout_s=getattr(args, "attempt_timeout", None) or 60.0)
+                           attempt_timeout_s=getattr(args, "attempt_timeout", None) or 60.0,
+                           vdevice_screen=getattr(args, "vdevice_screen", None))
     try:
         if options.count_per_family < 1:
             raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")

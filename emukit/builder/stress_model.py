@@ -17,7 +17,7 @@ Step = dict[str, Any]  # one raw step, e.g. {"tap": {"text": "OK"}}
 
 BACK: Step = {"back": {}}
 # the notification shade pulled down from the status bar (the same gesture as the builder's wait action)
-SHADE_DOWN: Step = {"swipe": dict(zip(("x1", "y1", "x2", "y2", "duration_ms"), SHADE_SWIPE, strict=True))}
+SHADE_DOWN: Step = {"swipe": dict(SHADE_SWIPE)}
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,8 @@ class Move:
     """A state-preserving unit of model-visible actions.
 
     ``steps``: raw steps (``tap``, ``long_press``, ``swipe``, ``back``, ``home``, ``key``), one recorded action
-    each; ``requires``: selectors that must all be on screen for the move to apply; ``pool``: the name of a
+    each, coordinates as percentages of the screen (:mod:`emukit.builder.steps`) or element selectors;
+    ``requires``: selectors that must all be on screen for the move to apply; ``pool``: the name of a
     distractor pool -- the move then applies to the first-fitting name of that pool that is on screen (as
     ``{name}``).
     """

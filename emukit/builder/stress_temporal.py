@@ -42,11 +42,11 @@ from emukit.builder.stress_model import (
     Step,
 )
 
-CLOCK = "com.google.android.deskclock"
 
-
-def _rid(name: str) -> dict[str, str]:
-    return {"resourceId": f"{CLOCK}:id/{name}"}
+def _sel(name: str, **fmt: Any) -> dict[str, Any]:
+    """A selector from the Clock's table of the device's build (``app:name`` for another app's)."""
+    ref = name if ":" in name else f"clock:{name}"
+    return {"sel": ref, "fmt": fmt} if fmt else {"sel": ref}
 
 
 def _tap(**selector: Any) -> Step:
@@ -55,27 +55,26 @@ def _tap(**selector: Any) -> Step:
 
 def _tab(name: str) -> Step:
     """Select a tab of the Clock's bottom navigation (``Alarm``, ``Clock``, ``Timer``, ``Stopwatch``)."""
-    return _tap(**_rid(f"tab_menu_{name.lower()}"))
+    return _tap(**_sel(f"tab_{name.lower()}"))
 
 
 def _digit(d: int) -> Step:
-    return _tap(**_rid(f"timer_setup_digit_{d}"))
+    return _tap(**_sel("timer_digit", digit=d))
 
 
 TIMER_TAB = _tab("Timer")
 # The Timer tab showing the timer list (not its keypad): where the in-Clock moves start and end.
-ON_TIMER_LIST = (_rid("timer_list"), {"description": "Add timer"})
+ON_TIMER_LIST = (_sel("timer_text"), _sel("timer_add"))
 # Another app in front with the Clock's timer notification icon in the status bar (the Clock hides its own
 # notifications while it is open).
-CLOCK_NOTIFICATION = {"descriptionStartsWith": "Clock notification"}
-OPEN_FROM_SHADE = (SHADE_DOWN,
-                   _tap(resourceId="com.android.systemui:id/notification_row",
-                        descriptionStartsWith="Clock notification"))
-ADD_TIMER = _tap(description="Add timer")
-KEYPAD_CANCEL = _tap(**_rid("timer_setup_cancel"))
-LABEL = _tap(**_rid("timer_label"))
-DIALOG_CANCEL = _tap(resourceId="android:id/button2")
-STOPWATCH_FAB = _tap(**_rid("fab"))  # the Stopwatch tab's Start / Pause button
+CLOCK_NOTIFICATION = _sel("status_icon")
+OPEN_FROM_SHADE = (SHADE_DOWN, _tap(**_sel("notification_chronometer")))
+ADD_TIMER = _tap(**_sel("timer_add"))
+KEYPAD_CANCEL = _tap(**_sel("keypad_cancel"))
+LABEL = _tap(**_sel("card_label"))
+DIALOG_CANCEL = _tap(**_sel("dialog_cancel"))
+STOPWATCH_FAB = _tap(**_sel("stopwatch_fab"))  # the Stopwatch tab's Start / Pause button
+STOPWATCH_RESET = _tap(**_sel("stopwatch_reset"))
 
 
 def _in_clock(name: str, *steps: Step) -> Move:
@@ -98,27 +97,27 @@ _TAB_ROUND_TRIPS = (
 
 _MEDIUM = (
     *_TAB_ROUND_TRIPS,
-    _in_clock("alarm_add_cancel", _tab("Alarm"), _tap(description="Add alarm"), DIALOG_CANCEL, TIMER_TAB),
-    _in_clock("stopwatch_start_reset", _tab("Stopwatch"), STOPWATCH_FAB, _tap(**_rid("stopwatch_reset")), TIMER_TAB),
+    _in_clock("alarm_add_cancel", _tab("Alarm"), _tap(**_sel("alarm_add")), DIALOG_CANCEL, TIMER_TAB),
+    _in_clock("stopwatch_start_reset", _tab("Stopwatch"), STOPWATCH_FAB, STOPWATCH_RESET, TIMER_TAB),
     # wrapped in 3 actions: an odd number of actions inside, to keep the length even
     _via_shade("tabs_tour", _tab("Alarm"), _tab("Stopwatch"), TIMER_TAB),
-    _via_shade("alarm_edit_cancel", _tab("Alarm"), _tap(description="Add alarm"),
-               _tap(description="Increase Hour"), DIALOG_CANCEL, TIMER_TAB),
-    _via_shade("stopwatch_start_pause_reset", _tab("Stopwatch"), STOPWATCH_FAB, STOPWATCH_FAB,
-               _tap(**_rid("stopwatch_reset")), TIMER_TAB),
+    _via_shade("alarm_add_cancel", _tab("Alarm"), _tap(**_sel("alarm_add")), DIALOG_CANCEL, _tab("Clock"),
+               TIMER_TAB),
+    _via_shade("stopwatch_start_pause_reset", _tab("Stopwatch"), STOPWATCH_FAB, STOPWATCH_FAB, STOPWATCH_RESET,
+               TIMER_TAB),
 )
 
 _HIGH = (
     _in_clock("keypad_cancel", ADD_TIMER, KEYPAD_CANCEL),
     _in_clock("keypad_digits_cancel", ADD_TIMER, _digit(3), _digit(0), KEYPAD_CANCEL),
-    _in_clock("keypad_digit_delete_cancel", ADD_TIMER, _digit(5), _tap(**_rid("timer_setup_delete")),
+    _in_clock("keypad_digit_delete_cancel", ADD_TIMER, _digit(5), _tap(**_sel("timer_backspace")),
               KEYPAD_CANCEL),
     _in_clock("keypad_digits_back", ADD_TIMER, _digit(1), _digit(5), BACK),  # BACK closes the keypad
     _in_clock("label_cancel", LABEL, DIALOG_CANCEL),
     _via_shade("keypad_digit_cancel", ADD_TIMER, _digit(2), KEYPAD_CANCEL),
     _via_shade("keypad_digits_delete_cancel", ADD_TIMER, _digit(1), _digit(0),
-               _tap(**_rid("timer_setup_delete")), KEYPAD_CANCEL),
-    _via_shade("label_cancel", LABEL, _tap(**_rid("label_input_field")), DIALOG_CANCEL),
+               _tap(**_sel("timer_backspace")), KEYPAD_CANCEL),
+    _via_shade("label_cancel", LABEL, _tap(**_sel("label_input")), DIALOG_CANCEL),
 )
 
 TEMPORAL_TABLE = FamilyTable(

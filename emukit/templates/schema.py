@@ -20,6 +20,8 @@ from pydantic import (
     model_validator,
 )
 
+from emukit.errors import ConfigError
+
 Family = Literal["persistent", "clipboard", "ordered", "temporal"]
 Step = dict[str, Any]  # one-key mapping: {"files.copy_to": {...}} / {"tap": {...}} / {"wait": {...}} ...
 
@@ -78,6 +80,19 @@ class SharedAction(BaseModel):
     key: int | None = None
     duration_ms: int | None = None
     seconds: str | int | None = None  # wait: logical time to let pass, then the notification shade opens
+
+    @field_validator("target")
+    @classmethod
+    def _table_ref(cls, target: dict[str, Any] | None) -> dict[str, Any] | None:
+        """``sel: app:name`` (an entry of the app's selector table) must exist in the tables."""
+        if target and "sel" in target:
+            from emukit.apps.registry import check_ref
+
+            try:
+                check_ref(target["sel"])
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
+        return target
 
 
 class Outcome(BaseModel):
@@ -155,6 +170,13 @@ def _check_step(step: Step) -> None:
             raise ValueError(f"bad profile operation {name!r}")
         if args is not None and not isinstance(args, dict):
             raise ValueError(f"arguments of {name} must be a mapping")
+    elif name in ("tap", "long_press") and isinstance(args, dict) and "sel" in args:
+        from emukit.apps.registry import check_ref
+
+        try:
+            check_ref(args["sel"])
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
     elif name not in RAW_ACTIONS | SETUP_ONLY:
         raise ValueError(f"unknown step {name!r}; use PROFILE.OPERATION, one of {sorted(RAW_ACTIONS)} or a "
                          f"setup step {sorted(SETUP_ONLY)}")

@@ -152,10 +152,8 @@ def test_depths_must_be_fillable_and_missing_levels_are_skipped(monkeypatch):
 def test_a_move_that_changes_the_state_is_rejected(session, adb_server, tmp_path, monkeypatch):
     """The boundary state must equal the state right after the setting steps: a 'neutral' move that deletes
     everything in the folder it is in (after copy_direct: the source folder) is caught."""
-    files = "com.google.android.documentsui"
-    wipe = Move("delete_all", ({"tap": {"resourceId": f"{files}:id/option_menu_overflow"}},
-                               {"tap": {"text": "Select all"}}, {"tap": {"description": "Delete"}},
-                               {"tap": {"resourceId": "android:id/button1"}}))
+    wipe = Move("delete_all", ({"tap": {"sel": "files:more_options"}}, {"tap": {"sel": "files:menu_select_all"}},
+                               {"tap": {"sel": "files:action_delete"}}, {"tap": {"sel": "files:delete_confirm"}}))
     monkeypatch.setitem(TABLES, "persistent", dataclasses.replace(TABLES["persistent"], neutral=(wipe,)))
     rejected = stress_rejection(session["serial"], adb_server.port, "copy_direct", 4, tmp_path)
     assert rejected.reason == "state_preserved"

@@ -11,6 +11,8 @@ import re
 import pytest
 from rich.console import Console
 
+from emukit.apps.registry import package_of
+from emukit.apps.selectors import tables_of
 from emukit.builder.stress import LEVELS, TABLES, read_suite, run_suite, validate_table
 from emukit.builder.stress_apps import clipboard_distractors, ordered_distractors
 from emukit.device.driver import Driver
@@ -44,7 +46,7 @@ def _build(tmp_path, serial: str, family: str, template: str, level: str) -> dic
 def test_clipboard_high(session, tmp_path):
     row = _build(tmp_path, session["serial"], "clipboard", "original_strict", "high")
     assert row["target"]["clipboard_text"] == row["params"]["p"][0]
-    assert len(row["segment"]["distractors"]["lines"]) == 8
+    assert len(row["segment"]["distractors"]["paragraphs"]) == 8
 
 
 def test_clipboard_medium(session, tmp_path):
@@ -69,6 +71,13 @@ def test_ordered_medium_in_the_queue(session, tmp_path):
     assert row["target"]["collection_type"] == "playing_queue" and len(row["target"]["ordered_items"]) == 6
 
 
+def _selectors(move) -> list[dict]:
+    """Every selector of a move: its requires and the element targets of its taps and long presses."""
+    targets = [args for step in move.steps for kind, args in step.items()
+               if kind in ("tap", "long_press") and not {"x", "y"} <= set(args)]
+    return [*move.requires, *targets]
+
+
 @pytest.mark.parametrize("family", ["clipboard", "ordered"])
 def test_tables(family):
     table = TABLES[family]
@@ -76,17 +85,26 @@ def test_tables(family):
     assert set(table.levels) == set(LEVELS) and table.distractors is not None
     for moves in table.levels.values():
         assert moves and all(m.length % 2 == 0 for m in moves)  # the two-action fillers complete any even d
-    steps = [s for moves in table.levels.values() for m in moves for s in m.steps]
-    assert not any(s.get("tap", {}).get("text") in ("Copy", "Cut", "Paste") for s in steps)
+    moves = [m for group in table.levels.values() for m in group]
+    # every selector is a table entry (the row's text or position added as data), no id or string spelled here
+    for move in moves:
+        for sel in _selectors(move):
+            assert "sel" in sel and not set(sel) & {"resourceId", "description", "className"}, (move.name, sel)
+            assert ":id/" not in str(sel), (move.name, sel)
+    # no move taps Copy, Cut or Paste (whatever entry names them)
+    taps = [args for m in moves for s in m.steps for kind, args in s.items() if kind == "tap" and "sel" in args]
+    for args in taps:
+        app, _, name = args["sel"].partition(":")
+        for t in tables_of(package_of(app)):
+            assert t.query(name, **args.get("fmt", {})).get("text") not in ("Copy", "Cut", "Paste"), args
 
 
 def test_distractor_pools():
-    lines, setup = clipboard_distractors({}, {"p": ["Heron21", "Otter33"], "t": ["north", "east"]}, [],
-                                         random.Random(0))
-    assert lines == {"lines": ["Heron21 north", "Otter33 east"], "phrases": ["Heron21 north", "Otter33 east"]}
+    paragraphs, setup = clipboard_distractors({}, {"p": ["Heron21", "Otter33"], "t": ["north", "east"]}, [],
+                                              random.Random(0))
+    assert paragraphs == {"paragraphs": ["Heron21 north", "Otter33 east"]}
     assert setup == []
-    assert clipboard_distractors({}, {"p": ["Heron21"]}, [], random.Random(0))[0] == {"lines": ["Heron21"],
-                                                                                       "phrases": []}
+    assert clipboard_distractors({}, {"p": ["Heron21"]}, [], random.Random(0))[0] == {"paragraphs": ["Heron21"]}
     pools, setup = ordered_distractors({"playlist": "Focus"}, {"pl": "Focus", "names": ["Focus 2", "Commute"]}, [],
                                        random.Random(0))
     target, *near = pools["playlists"]

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from emukit.builder.stress import LEVELS, TABLES, read_suite, run_suite, validate_table
 from emukit.builder.stress_model import Move
-from emukit.builder.stress_temporal import CLOCK, TEMPORAL_TABLE
+from emukit.builder.stress_temporal import TEMPORAL_TABLE
 from tests.builder.audit_helpers import device, stress_rejection
 
 
@@ -66,8 +66,8 @@ def test_interference_medium_from_another_app(session, tmp_path):
 
 
 def test_a_move_that_changes_the_timer_is_rejected(session, adb_server, tmp_path, monkeypatch):
-    """+1:00 on the timer card changes the remaining time: the boundary check catches it."""
-    plus = {"tap": {"resourceId": f"{CLOCK}:id/timer_add_minute"}}
+    """"+ 1:00" on the timer changes the remaining time: the boundary check catches it."""
+    plus = {"tap": {"sel": "clock:card_add_minute"}}
     monkeypatch.setitem(TABLES, "temporal", dataclasses.replace(TEMPORAL_TABLE, neutral=(Move("plus", (plus, plus)),)))
     rejected = stress_rejection(session["serial"], adb_server.port, "run_pause_contrast", 2, tmp_path)
     assert rejected.reason == "state_preserved"
@@ -80,9 +80,9 @@ def test_table_shape():
     groups = [TEMPORAL_TABLE.neutral, *TEMPORAL_TABLE.levels.values()]
     # even lengths only: the 2-action system moves can then fill every depth and the rest of any segment
     assert all(m.length % 2 == 0 for moves in groups for m in moves)
-    # every medium/high move applies either on the Timer tab's list or where the Clock's notification shows
+    # every medium/high move applies either on the Timer tab's timers (their remaining time on screen) or where
+    # the Clock's notification icon shows in the status bar
     for level in ("medium", "high"):
         moves = TEMPORAL_TABLE.levels[level]
-        assert {m.requires[0].get("resourceId") or m.requires[0].get("descriptionStartsWith") for m in moves} == {
-            f"{CLOCK}:id/timer_list", "Clock notification"}
+        assert {m.requires[0]["sel"] for m in moves} == {"clock:timer_text", "clock:status_icon"}
         assert not {m.name for m in moves} & {m.name for m in TEMPORAL_TABLE.levels["low"]}
