@@ -37,6 +37,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from emukit.apps.music import PACKAGE as MUSIC
+from emukit.apps.music import list_titles
+from emukit.apps.selectors import table
 from emukit.device.actions import Action
 from emukit.errors import ConfigError
 
@@ -112,14 +115,37 @@ def _row_text_at(xml: str, y: int, exclude: tuple[str, ...] = ()) -> str | None:
 
 
 def _listing_of(xml: str, playlist: str) -> list[str] | None:
-    """The row titles of a playlist detail screen titled ``playlist`` (None when another screen shows)."""
+    """The row titles of a playlist detail screen titled ``playlist`` (None when another screen shows): Retro
+    Music's detail header names the playlist (``playlist_header_title``) above the list of its rows."""
+    music = table(MUSIC)
+    try:
+        lists = [n for n in ET.fromstring(xml).iter("node") if n.get("resource-id") == music.rid("playlist_detail_list")]
+    except ET.ParseError:
+        return None
+    if not lists:
+        return None
+    box = _bounds(lists[0].get("bounds", ""))
     nodes = visible_nodes(xml)
-    heads = [n for n in nodes if n.text == playlist and n.bounds[1] < 400 and not n.resource_id.endswith(":id/title")]
+    heads = [n for n in nodes if n.text == playlist and n.resource_id == music.rid("playlist_header_title")
+             and n.bounds[3] <= box[1]]
     if not heads:
         return None
-    top = heads[0].bounds[3]
-    return [n.text for n in nodes if n.resource_id.endswith(":id/title") and n.bounds[1] >= top
-            and n.text != playlist]
+    return list_titles(xml, music)
+
+
+def _bounds(text: str) -> tuple[int, int, int, int]:
+    nums = [int(v) for v in re.findall(r"-?\d+", text)]
+    return (nums[0], nums[1], nums[2], nums[3]) if len(nums) == 4 else (0, 0, 0, 0)
+
+
+def _is_row_menu(action: Action) -> bool:
+    """A tap on a list row's menu button (Retro's ``menu``, an icon without text; older builds said "More
+    options")."""
+    el = action.element
+    menu = table(MUSIC).rid("row_menu")
+    # an exported pair describes the element as ``ImageView #menu``: the id's last part only
+    return action.type == "tap" and el is not None and (
+        el.resource_id in (menu, menu.rsplit("/", 1)[-1]) or _norm(_label(action)) == "more options")
 
 
 def _folder_on_screen(xml: str) -> str | None:
@@ -221,7 +247,7 @@ class BaselineEstimator(StateEstimator):
             shown = _listing_of(xml, playlist) if kind == "playlist" and playlist else None
             if shown is not None:  # the tracked playlist is on screen: its rows are the current order
                 items = shown
-            if action.type == "tap" and label == "more options":
+            if _is_row_menu(action):
                 song = _row_text_at(xml, action.y or 0)
             elif action.type == "tap" and label == "add to playlist":
                 adding = song is not None

@@ -11,7 +11,8 @@ consequence ``D = g_f(Z, A, c)`` and the surface it must appear on:
 * Clipboard — PASTE inserts the payload verbatim; the payload is written once.
 * Ordered Collection — the list is kept exactly (no sorting or deduplication) and written once, numbered.
 * Temporal Deadline — inactive -> none; active and wait >= remaining -> fired (Clock / Time's up / Stop);
-  active and wait < remaining -> running with the remainder (Clock / Timer / MM:SS / Pause).
+  active and wait < remaining -> running with the remainder (Clock / MM:SS / Timer / Pause: the order of the
+  real timer notification, DeskClock's chronometer above its state line).
 
 Nothing here reads a future observation, a label or benchmark bookkeeping; the output is a pure function of
 ``(family, state, action, context)`` with a fixed line order.
@@ -206,8 +207,8 @@ def _result_lines(family: str, d: dict[str, Any]) -> list[str]:
         return [(f"{head} with one Clock notification whose lines, top to bottom, are: Clock -> Time's up -> Stop "
                 "(Stop is its button).")]
     if d["outcome"] == "running":
-        return [(f"{head} with one Clock notification whose lines, top to bottom, are: Clock -> Timer -> "
-                f"{clock(d['remaining_seconds'])} -> Pause (Pause is its button).")]
+        return [(f"{head} with one Clock notification whose lines, top to bottom, are: Clock -> "
+                f"{clock(d['remaining_seconds'])} -> Timer -> Pause (Pause is its button).")]
     return [f"{head} and shows no timer notification."]
 
 

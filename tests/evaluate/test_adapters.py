@@ -287,7 +287,7 @@ def test_surface_pages_state_the_resolved_consequence():
     assert "No matches in Downloads" in missing
     folder = ref.predict({}, _ctx("persistent", {"probe": "folder", "present": True, "artifact": "a.pdf",
                                                  "folder": "/storage/emulated/0/Download/Receipts"})).html
-    assert "Internal storage \u203a Download \u203a Receipts" in folder and "a.pdf" in folder
+    assert "sdk_gphone64_x86_64 \u203a Download \u203a Receipts" in folder and "a.pdf" in folder
     assert "QX4471b" in ref.predict({}, _ctx("clipboard", {"inserted": "QX4471b"})).html
     rows = ref.predict({}, _ctx("ordered", {"collection_type": "playlist", "items": ["B", "A", "C"], "count": 3})).html
     assert rows.index(">B</div>") < rows.index(">A</div>") < rows.index(">C</div>")

@@ -67,8 +67,8 @@ def test_rendering_is_deterministic_and_key_order_free():
     (False, 120, 60, "none", "shows no timer notification"),  # paused timers do not count down
     (True, 300, 360, "fired", "Clock -> Time's up -> Stop"),
     (True, 300, 300, "fired", "Clock -> Time's up -> Stop"),  # wait >= remaining fires
-    (True, 300, 60, "running", "Clock -> Timer -> 04:00 -> Pause"),
-    (True, 300, 59.5, "running", "Clock -> Timer -> 04:01 -> Pause"),
+    (True, 300, 60, "running", "Clock -> 04:00 -> Timer -> Pause"),
+    (True, 300, 59.5, "running", "Clock -> 04:01 -> Timer -> Pause"),
 ])
 def test_temporal_rule(active, remaining, waited, outcome, line):
     state = {"timer_active": active, "remaining_seconds": remaining}

@@ -9,7 +9,7 @@
   carried in :class:`PredictionContext`). Persistent: a Downloads-scoped Files search with one result row or
   "No matches in Downloads" and a QWERTY keyboard, or the requested folder listing; Clipboard: an editor whose
   body holds the pasted payload; Ordered: the playlist / queue with one primary row per item, in order;
-  Temporal: the notification shade with a Clock card (Time's up + Stop, or Timer + MM:SS + Pause) or a neutral
+  Temporal: the notification shade with a Clock card (Time's up + Stop, or MM:SS + Timer + Pause, the order of the real timer notification) or a neutral
   card. Without state (observation, raw history) it renders the family's state-less default (file absent,
   empty paste, empty list, no timer): a deterministic function of an A/B-identical request, so its
   observation-only PairCorrect is 0 by construction.
@@ -30,6 +30,7 @@ from emukit.evaluate.adapters.base import (
     PredictionContext,
     register,
 )
+from emukit.evaluate.parsers.persistent import PINNED_DEVICE_NAME
 from emukit.wm import png_data_url
 from emukit.wm.state_interface import clock
 
@@ -159,9 +160,10 @@ def persistent_html(ctx: PredictionContext) -> str:
         return page.doc("Files search", css, body + _keyboard(page))
     folder = str(d.get("folder") or (ctx.interface_context or {}).get("folder") or "/storage/emulated/0")
     parts = [x for x in folder.split("/") if x]
-    title = parts[-1] if parts else "Internal storage"
+    root = str((ctx.interface_context or {}).get("root_label") or PINNED_DEVICE_NAME)  # the root's title
+    title = parts[-1] if parts else root
     rel = parts[3:] if parts[:3] == ["storage", "emulated", "0"] else parts
-    crumbs = " \u203a ".join(["Internal storage", *rel])
+    crumbs = " \u203a ".join([root, *rel])
     css += f".crumb{{position:absolute;left:{p(16)};top:{p(86)};font-size:{p(13)};color:#46464f}}"
     body = (f'<div class="status">9:41</div><div class="bar">{_esc(title)}</div>'
             f'<div class="crumb">{_esc(crumbs)}</div>')
@@ -192,7 +194,7 @@ def ordered_html(ctx: PredictionContext) -> str:
     d = dict(ctx.consequence or {})
     items = [str(i) for i in d.get("items") or []]
     kind = d.get("collection_type") or "playing_queue"
-    title = "Playing queue" if kind == "playing_queue" else "Playlist"
+    title = "Now playing queue" if kind == "playing_queue" else "Playlist"  # Retro Music's queue title
     avail = 800 - 100 - 20
     row_h = min(56.0, avail / max(1, len(items)))
     css = _app_bar_css(page) + (
@@ -217,7 +219,7 @@ def temporal_html(ctx: PredictionContext) -> str:
     if outcome == "fired":
         card = "<p>Clock</p><p class=\"big\">Time's up</p><button>Stop</button>"
     elif outcome == "running":
-        card = (f"<p>Clock</p><p>Timer</p><p class=\"big\">{clock(int(d.get('remaining_seconds') or 0))}</p>"
+        card = (f"<p>Clock</p><p class=\"big\">{clock(int(d.get('remaining_seconds') or 0))}</p><p>Timer</p>"
                 "<button>Pause</button>")
     else:
         card = "<p>Android System</p><p>Device storage is running normally</p>"

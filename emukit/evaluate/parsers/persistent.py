@@ -18,7 +18,8 @@ Open-folder probe (``probe="folder"``, ``folder`` = the device path opened):
 * Surface gates: the primary folder scope names the queried folder (a visible title, ``Files in <folder>``
   heading or breadcrumb ending in it) and no visible ``Files in <other>`` heading or breadcrumb ending
   elsewhere contradicts it; the parent scope agrees (a visible parent label or a breadcrumb ``parent ›
-  folder``; not required for the roots Downloads and Internal storage); no visible software keyboard
+  folder``; not required for the roots Downloads and shared storage, which DocumentsUI titles with the
+  device name); no visible software keyboard
   (two or more QWERTY rows); no duplicated file/folder rows (a file-like name or the target shown by two
   listing nodes).
 
@@ -54,15 +55,22 @@ DOWNLOADS_SCOPE = re.compile(r"\bdownloads?\b")
 SEARCH_ROLES = frozenset({"searchbox", "search", "combobox"})
 CRUMB_SEP = re.compile(r"\s*(?:>|›|»|/|\\|→|\|)\s*")
 FILE_LIKE = re.compile(r"\S\.[a-z0-9]{1,5}$")
-ROOT_ALIASES = {SHARED: {"internal storage", "internal shared storage", "sdcard", "phone storage"},
+#: DocumentsUI titles the shared-storage root with Settings.Global.DEVICE_NAME (ExternalStorageProvider; on the
+#: pinned Pixel 6 API 34 AVD the model name ``sdk_gphone64_x86_64``, see docs/real-devices.md) and only without
+#: one with "Internal storage"; a pair's context may name the root label its device showed (``root_label``).
+PINNED_DEVICE_NAME = "sdk_gphone64_x86_64"
+ROOT_ALIASES = {SHARED: {"internal storage", "internal shared storage", "sdcard", "phone storage",
+                         PINNED_DEVICE_NAME},
                 DOWNLOAD: {"download", "downloads"}}
 
 
-def aliases(path: str) -> set[str]:
-    """Normalised labels the Files app may show for a folder path."""
+def aliases(path: str, root_label: str | None = None) -> set[str]:
+    """Normalised labels the Files app may show for a folder path (``root_label``: the device's own name for
+    the shared-storage root)."""
     path = path.rstrip("/") or "/"
     if path in ROOT_ALIASES:
-        return set(ROOT_ALIASES[path])
+        extra = {normalize_text(root_label)} if root_label and path == SHARED else set()
+        return set(ROOT_ALIASES[path]) | extra
     return {normalize_text(posixpath.basename(path))}
 
 
@@ -71,7 +79,8 @@ def parse_persistent(evidence: Evidence, context: Mapping[str, Any]) -> ParsedOu
     target = str(require(context, "target", "persistent"))
     probe = context.get("probe") or "search"
     if probe == "folder":
-        return _folder(evidence, target, str(require(context, "folder", "persistent")))
+        return _folder(evidence, target, str(require(context, "folder", "persistent")),
+                       context.get("root_label"))
     return _search(evidence, target)
 
 
@@ -119,13 +128,13 @@ def _crumbs(n: EvidenceNode) -> list[str]:
     return parts if len(parts) >= 2 else []
 
 
-def _folder(ev: Evidence, target: str, folder: str) -> ParsedOutcome:
+def _folder(ev: Evidence, target: str, folder: str, root_label: str | None = None) -> ParsedOutcome:
     t = normalize_text(target)
     folder = folder.rstrip("/") or "/"
-    mine = aliases(folder)
+    mine = aliases(folder, root_label)
     is_root = folder in ROOT_ALIASES
     parent = posixpath.dirname(folder)
-    theirs = aliases(parent)
+    theirs = aliases(parent, root_label)
     nodes = text_nodes(ev)
     scope_nodes: list[EvidenceNode] = []
     folder_ok = parent_ok = False
