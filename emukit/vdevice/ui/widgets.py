@@ -299,19 +299,26 @@ def dialog(frame: Bounds, title: str, message: str = "", *, buttons: Sequence[tu
 
 def floating_toolbar(x: int, y: int, items: Sequence[tuple[str, Callback]],
                      frame: Bounds = theme.APP_FRAME) -> View:
-    """The text-selection style popup (Cut / Copy / Paste ...), centred above (x, y) and kept in ``frame``."""
+    """The framework's text-selection toolbar (Cut / Copy / Paste ...), centred above (x, y) and kept in
+    ``frame``. As Android 14 builds it (frameworks/base ``core/res/res/layout/floating_popup_menu_button.xml``),
+    each item is a clickable LinearLayout whose content-desc is its title, holding the title TextView
+    ``android:id/floating_toolbar_menu_item_text``."""
     f = font(theme.TEXT_LABEL)
     widths = [int(f.getlength(text)) + px(72) for text, _ in items]
     width, height = sum(widths) + px(24), px(126)
     x0 = max(frame[0] + px(24), min(x - width // 2, frame[2] - px(24) - width))
     y0 = max(frame[1] + px(12), y - height - px(48))
-    bar = View(bounds=(x0, y0, x0 + width, y0 + height),
+    bar = View(cls="android.widget.LinearLayout", bounds=(x0, y0, x0 + width, y0 + height),
                style=Style(bg=theme.BACKGROUND, radius=px(28), elevation=px(10)))
     x = x0 + px(12)
     for (text, callback), w in zip(items, widths, strict=True):
-        bar.add(View(cls="android.widget.Button", bounds=(x, y0 + px(8), x + w, y0 + height - px(8)), text=text,
-                     content_desc=text, clickable=True, on_click=callback,
-                     style=Style(fg=theme.TEXT, font_size=theme.TEXT_LABEL, align="center", radius=px(20))))
+        item = View(cls="android.widget.LinearLayout", bounds=(x, y0 + px(8), x + w, y0 + height - px(8)),
+                    content_desc=text, clickable=True, focusable=True, on_click=callback,
+                    style=Style(radius=px(20)))
+        item.add(View(cls="android.widget.TextView", bounds=(x, y0 + px(8), x + w, y0 + height - px(8)), text=text,
+                      resource_id="android:id/floating_toolbar_menu_item_text",
+                      style=Style(fg=theme.TEXT, font_size=theme.TEXT_LABEL, align="center")))
+        bar.add(item)
         x += w
     return bar
 
