@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, ParamSpec, TypeVar
 
 from emukit.apps.selectors import SelectorTable, table_for
-from emukit.device.actions import Action
+from emukit.device.actions import Action, Element
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
 
@@ -80,7 +80,6 @@ class AppProfile:
         self.version = version
         self.sdk = sdk
         self.table = table if table is not None else table_for(self.package, version_code=version_code, sdk=sdk)
-        self._others: dict[str, SelectorTable] = {}
 
     @property
     def verified(self) -> bool:
@@ -88,14 +87,11 @@ class AppProfile:
         return any(self.version.endswith(suffix) for suffix in self.verified_builds)
 
     def other_table(self, short: str) -> SelectorTable:
-        """The table of another app on this device (``OTHER_APPS`` short name), for the installed build."""
-        if short not in self._others:
-            from emukit.apps.registry import installed_build
+        """The table of another app on this device (``OTHER_APPS`` short name), for the installed build (read
+        once per driver, :func:`emukit.apps.registry.device_table`)."""
+        from emukit.apps.registry import device_table
 
-            package = OTHER_APPS[short]
-            _name, code = installed_build(self.driver, package)
-            self._others[short] = table_for(package, version_code=code, sdk=self.sdk)
-        return self._others[short]
+        return device_table(self.driver, short)
 
     def sel(self, name: str, **fmt: Any) -> dict[str, Any]:
         """The driver selector fields of ``name`` in this build's table (``short:name``: another app's);
@@ -108,6 +104,24 @@ class AppProfile:
     def rid(self, name: str) -> str:
         """The resource id of ``name`` in this build's table."""
         return self.table.rid(name)
+
+    def scroll_into_view(self, container: str, find: Callable[[], Element | None], max_swipes: int) -> None:
+        """Swipe the scrolling view ``container`` (a table name) across its own bounds until ``find()`` gives an
+        element wholly inside it: towards it when it is cut off at the top, else down. Gives up after
+        ``max_swipes`` or without the container; a missing element is left to the tap that follows to report."""
+        for _ in range(max_swipes):
+            box = self.driver.find(**self.sel(container))
+            if box is None:
+                return
+            left, top, right, bottom = box.bounds
+            found = find()
+            if found is not None and top <= found.bounds[1] and found.bounds[3] <= bottom:
+                return
+            x, span = (left + right) // 2, (bottom - top) * 3 // 5
+            if found is not None and found.bounds[1] < top:  # above the top: bring it down
+                self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
+            else:
+                self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
 
     @operation
     def launch(self, *, fresh: bool = False) -> None:

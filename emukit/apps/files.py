@@ -52,21 +52,8 @@ class FilesProfile(AppProfile):
         self.driver.tap(**self.sel("root_title"), text=root)
 
     def _show_row(self, name: str) -> None:
-        """Swipe the list (across its own bounds) until the row titled ``name`` lies wholly inside it; a missing
-        row is left to the tap that follows to report."""
-        for _ in range(MAX_SCROLLS):
-            box = self.driver.find(**self.sel("dir_list"))
-            if box is None:
-                return
-            left, top, right, bottom = box.bounds
-            row = self.driver.find(**self.sel("row_title"), text=name)
-            if row is not None and top <= row.bounds[1] and row.bounds[3] <= bottom:
-                return
-            x, span = (left + right) // 2, (bottom - top) * 3 // 5
-            if row is not None and row.bounds[1] < top:  # above the top: bring it down
-                self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
-            else:
-                self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
+        """Scroll the list until the row titled ``name`` lies wholly inside it."""
+        self.scroll_into_view("dir_list", lambda: self.driver.find(**self.sel("row_title"), text=name), MAX_SCROLLS)
 
     def _walk(self, folder: str) -> None:
         """From the current root's top, open each folder of ``folder`` (a path below shared storage)."""

@@ -40,21 +40,8 @@ class LauncherProfile(AppProfile):
         self.driver.wait_until(self._drawer_open, "the All Apps drawer")
 
     def _show_icon(self, label: str) -> None:
-        """Swipe the drawer's grid (across its own bounds) until the icon labelled ``label`` lies wholly inside
-        it; a missing icon is left to the tap that follows to report."""
-        for _ in range(MAX_SCROLLS):
-            grid = self.driver.find(**self.sel("all_apps"))
-            if grid is None:
-                return
-            left, top, right, bottom = grid.bounds
-            icon = self.driver.find(**self.sel("app_icon"), text=label)
-            if icon is not None and top <= icon.bounds[1] and icon.bounds[3] <= bottom:
-                return
-            x, span = (left + right) // 2, (bottom - top) * 3 // 5
-            if icon is not None and icon.bounds[1] < top:
-                self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
-            else:
-                self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
+        """Scroll the drawer's grid until the icon labelled ``label`` lies wholly inside it."""
+        self.scroll_into_view("all_apps", lambda: self.driver.find(**self.sel("app_icon"), text=label), MAX_SCROLLS)
 
     @operation
     def open_app(self, label: str) -> None:

@@ -30,21 +30,8 @@ class SettingsProfile(AppProfile):
     activity = f"{PACKAGE}.Settings"
 
     def _scroll_until(self, find: Callable[[], Element | None]) -> None:
-        """Swipe the preference list (across its own bounds) until ``find()`` gives an element wholly inside
-        it; a missing entry is left to the tap that follows to report."""
-        for _ in range(MAX_SCROLLS):
-            box = self.driver.find(**self.sel("list"))
-            if box is None:
-                return
-            left, top, right, bottom = box.bounds
-            row = find()
-            if row is not None and top <= row.bounds[1] and row.bounds[3] <= bottom:
-                return
-            x, span = (left + right) // 2, (bottom - top) * 3 // 5
-            if row is not None and row.bounds[1] < top:
-                self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
-            else:
-                self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
+        """Scroll the preference list until ``find()`` gives an element wholly inside it."""
+        self.scroll_into_view("list", find, MAX_SCROLLS)
 
     def scroll_to_system(self) -> None:
         """Bring the homepage's System entry into view."""

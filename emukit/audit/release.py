@@ -37,6 +37,7 @@ from emukit.builder import outcomes as outcome_reading
 from emukit.builder.pair import request_hashes
 from emukit.builder.validate import outcomes_differ, states_differ, validate_branch
 from emukit.device.actions import Element
+from emukit.device.driver import elements_of
 from emukit.errors import ConfigError
 from emukit.records import CRITERIA, BranchRecord, Observation, PairRecord
 from emukit.store import ArtifactError, Store
@@ -65,7 +66,7 @@ CHECKS = ("artifacts", "stable_boundary", "observation_match", "request_hashes",
 # ------------------------------------------------------------------------------------------- pure readings
 def elements_from_xml(xml: str) -> list[Element]:
     """Every node of a stored hierarchy as an Element (document order), as ``Driver.elements`` reads it."""
-    return outcome_reading.elements_of(xml)
+    return elements_of(xml)
 
 
 def pinned_table(app: str) -> SelectorTable:

@@ -4,7 +4,6 @@ hierarchy (what the surface actually shows) cross-checked with the read-only pro
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +11,7 @@ from emukit.apps.music import list_titles
 from emukit.apps.registry import device_table
 from emukit.apps.selectors import SelectorTable
 from emukit.device.actions import Element
-from emukit.device.driver import Driver, parse_bounds
+from emukit.device.driver import Driver, elements_of
 from emukit.probes import probe
 
 # a countdown as the app or the notification's Chronometer shows it: 4:59, 04:59, 1:04:59; negative with "-"
@@ -71,14 +70,6 @@ def surface_outcome(spec: dict[str, Any], xml: str, tables: Tables) -> tuple[dic
     if kind == "shade":
         return _shade(elements, tables("clock"), tables("systemui"))
     raise ValueError(f"unknown outcome kind {kind!r}")
-
-
-def elements_of(xml: str) -> list[Element]:
-    """Every node of a hierarchy dump as an Element (document order), as ``Driver.elements`` reads it."""
-    root = ET.fromstring(xml)
-    return [Element(text=n.get("text", ""), resource_id=n.get("resource-id", ""),
-                    content_desc=n.get("content-desc", ""), cls=n.get("class", ""),
-                    bounds=parse_bounds(n.get("bounds", "[0,0][0,0]"))) for n in root.iter("node")]
 
 
 def _files(elements: list[Element], spec: dict[str, Any], files: SelectorTable) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -44,6 +44,14 @@ def parse_bounds(text: str) -> tuple[int, int, int, int]:
     return tuple(int(v) for v in m.groups())  # type: ignore[return-value]
 
 
+def elements_of(xml: str) -> list[Element]:
+    """Every node of a hierarchy dump as an Element (document order)."""
+    root = ET.fromstring(xml)
+    return [Element(text=n.get("text", ""), resource_id=n.get("resource-id", ""),
+                    content_desc=n.get("content-desc", ""), cls=n.get("class", ""),
+                    bounds=parse_bounds(n.get("bounds", "[0,0][0,0]"))) for n in root.iter("node")]
+
+
 def _last_value(text: str, pattern: str) -> tuple[str, ...] | None:
     """The groups of the last line of ``wm`` output matching ``pattern`` (an ``Override`` line follows the
     ``Physical`` one)."""
@@ -297,11 +305,8 @@ class Driver:
         return bool(self.rpc("exist", self.selector(**query)))
 
     def elements(self, xml: str | None = None) -> list[Element]:
-        """Every node of the hierarchy as an Element (document order)."""
-        root = ET.fromstring(xml or self.hierarchy())
-        return [Element(text=n.get("text", ""), resource_id=n.get("resource-id", ""),
-                        content_desc=n.get("content-desc", ""), cls=n.get("class", ""),
-                        bounds=parse_bounds(n.get("bounds", "[0,0][0,0]"))) for n in root.iter("node")]
+        """Every node of the hierarchy (``xml``, else a fresh dump) as an Element (document order)."""
+        return elements_of(xml or self.hierarchy())
 
     # ------------------------------------------------------------------ actions (each returns its record)
     def _timed(self, action: Action, run: Callable[[], object]) -> Action:

@@ -101,6 +101,13 @@ class DeviceFS:
     def host(self, path: str, cwd: str = "/", follow: bool = True) -> Path:
         return self.resolve(path, cwd, follow).host_path
 
+    def is_dir(self, path: str, cwd: str = "/") -> bool:
+        """Whether ``path`` is a directory (following links); False for anything unreadable."""
+        try:
+            return self.host(path, cwd).is_dir()
+        except OSError:
+            return False
+
     def device_path_of(self, host_path: Path) -> str:
         rel = Path(host_path).relative_to(self.root)
         return "/" + rel.as_posix() if str(rel) != "." else "/"

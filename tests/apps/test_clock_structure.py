@@ -4,20 +4,11 @@ against the fixture written from the real layouts (``tests/fixtures/real/hierarc
 
 from __future__ import annotations
 
-import pytest
-
 from emukit.apps.registry import profile_for
 from emukit.device.driver import Driver
 from tests.hierarchy_match import FIXTURES, match_fixture
 
 CLOCK = "com.google.android.deskclock"
-
-
-@pytest.fixture(scope="module")
-def driver(vdevice, adb_server):
-    d = Driver(vdevice.serial, adb_server.port, default_timeout=5)
-    yield d
-    d.close()
 
 
 def _matches(driver: Driver, fixture: str) -> list[str]:

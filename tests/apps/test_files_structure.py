@@ -18,16 +18,14 @@ FIX = FIXTURES / "files"
 
 
 @pytest.fixture(scope="module")
-def driver(vdevice, adb_server):
-    d = Driver(vdevice.serial, adb_server.port, default_timeout=5)
-    d.shell(f"rm -rf {SD}/Download/* {SD}/Documents/*; mkdir -p {SD}/Documents/Archive; "
-            f"echo r > {SD}/Documents/report.txt; echo d > {SD}/Download/notes.txt", check=True)
-    yield d
-    d.close()
+def folders(driver):
+    """The shared-storage folders and files the Files screens list."""
+    driver.shell(f"rm -rf {SD}/Download/* {SD}/Documents/*; mkdir -p {SD}/Documents/Archive; "
+                 f"echo r > {SD}/Documents/report.txt; echo d > {SD}/Download/notes.txt", check=True)
 
 
 @pytest.fixture
-def files(driver):
+def files(driver, folders):
     profile = profile_for(driver, "files")
     profile.launch(fresh=True)
     return profile

@@ -68,7 +68,7 @@ def violations(source: str, filename: str, package: str) -> list[str]:
                 elif kw.arg in SELECTOR_KEYS - DATA_KEYS and _literal(kw.value):
                     problems.append(f"{where}: {func.attr}({kw.arg}={ast.unparse(kw.value)}) is a literal selector "
                                     f"(use **self.sel(name))")
-        for method in ("sel", "rid"):
+        for method in ("sel", "rid", "scroll_into_view"):
             if _is_self_call(node, method):
                 if not node.args or not (isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
                     problems.append(f"{where}: self.{method}() needs a literal name the tables can be checked for")

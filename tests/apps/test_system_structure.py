@@ -14,13 +14,6 @@ from emukit.device.driver import Driver
 from tests.hierarchy_match import FIXTURES, match_fixture
 
 
-@pytest.fixture(scope="module")
-def driver(vdevice, adb_server):
-    d = Driver(vdevice.serial, adb_server.port, default_timeout=5)
-    yield d
-    d.close()
-
-
 @pytest.fixture
 def settings(driver):
     profile = profile_for(driver, "settings")

@@ -36,12 +36,17 @@ def test_persistent_probe(driver):
     assert src["size"] == 5 and len(src["sha256"]) == 64
 
 
-def test_temporal_probe_and_warp(driver):
+def _fresh_timer(driver, seconds: int) -> None:
+    """A cleared Clock running one timer of ``seconds``, started through the profile."""
     driver.shell(f"pm clear {CLOCK}", check=True)
     clock = profile_for(driver, "clock")
     clock.launch(fresh=True)
     clock.open_timers()
-    clock.start_timer(300)
+    clock.start_timer(seconds)
+
+
+def test_temporal_probe_and_warp(driver):
+    _fresh_timer(driver, 300)
     result = probe(driver, "temporal")
     assert result.canonical == {"timer_active": True, "remaining_seconds": 300}
     # DeskClock's preferences are in device-protected storage; the probe reads that file first
@@ -62,11 +67,7 @@ def test_temporal_probe_and_warp(driver):
 
 def test_temporal_probe_falls_back_to_credential_encrypted_prefs(driver):
     """A build that keeps the file in /data/data (no device-protected copy) is read there, and warped there."""
-    driver.shell(f"pm clear {CLOCK}", check=True)
-    clock = profile_for(driver, "clock")
-    clock.launch(fresh=True)
-    clock.open_timers()
-    clock.start_timer(300)
+    _fresh_timer(driver, 300)
     de = f"/data/user_de/0/{CLOCK}/shared_prefs/{CLOCK}_preferences.xml"
     ce = f"/data/data/{CLOCK}/shared_prefs/{CLOCK}_preferences.xml"
     driver.home()

@@ -98,10 +98,7 @@ def exists(device: VirtualDevice, path: str) -> bool:
 
 
 def is_dir(device: VirtualDevice, path: str) -> bool:
-    try:
-        return device.fs.host(path).is_dir()
-    except OSError:
-        return False
+    return device.fs.is_dir(path)
 
 
 def list_dir(device: VirtualDevice, path: str) -> list[Entry]:

@@ -130,7 +130,7 @@ def build(device: VirtualDevice, act: Activity, frame: Bounds) -> View:
     body = (frame[0], frame[1] + theme.dp(TOOLBAR_DP), frame[2], bottom)
     rows: list[tuple[str, bool, int]] = []  # (path, is_dir, mtime) in list order, ".." first
     parent = _parent(folder)
-    if parent is not None and storage.is_dir(device, parent):
+    if parent is not None and device.fs.is_dir(parent):
         rows.append((parent, True, storage.mtime_ms(device, parent)))
     rows += [(e.path, e.is_dir, e.mtime_ms) for e in entries]
     root.add(_list(device, act, body, rows, parent, selected))
@@ -256,7 +256,7 @@ def _fab(device: VirtualDevice, act: Activity, frame: Bounds) -> View:
 
     def click() -> None:
         _acted(act)
-        if storage.is_dir(device, folder_of(act)):  # isCurrentFolderWriteable
+        if device.fs.is_dir(folder_of(act)):  # isCurrentFolderWriteable
             open_new_dialog(device, act)
 
     return View(cls=T.cls("fab_new"), bounds=(right - size, bottom - size, right, bottom), resource_id=T.rid("fab_new"),

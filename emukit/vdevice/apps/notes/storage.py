@@ -63,13 +63,6 @@ def _stamp(device: VirtualDevice, path: str) -> None:
         os.utime(device.fs.host(path), ns=(ns, ns))
 
 
-def is_dir(device: VirtualDevice, path: str) -> bool:
-    try:
-        return device.fs.host(path).is_dir()
-    except OSError:
-        return False
-
-
 def exists(device: VirtualDevice, path: str) -> bool:
     try:
         return device.fs.host(path).exists()
