@@ -40,7 +40,8 @@ def _cmd_vdevice_serve(args: argparse.Namespace) -> int:
         return 2
     try:
         serve(args.port, Path(state_dir), avd_name=args.avd_name, clock_mode=args.clock,
-              wipe=args.wipe_data, register=not args.no_register, grpc_port=grpc_port, screen=args.screen)
+              wipe=args.wipe_data, register=not args.no_register, grpc_port=grpc_port, screen=args.screen,
+              mode=args.mode)
     except (OSError, ValueError) as exc:
         print(f"emukit vdevice serve: {exc}", file=sys.stderr)
         return 1
@@ -105,6 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--avd-name", default="emukit_virtual", help="name reported by 'avd name'")
     serve.add_argument("--clock", choices=("logical", "realtime"), default="logical",
                        help="logical: time moves only when told (default); realtime: follows the host")
+    serve.add_argument("--mode", choices=("deterministic", "hardware"), default="deterministic",
+                       help="deterministic (default): logical clock, apps preinstalled and onboarded; hardware: "
+                            "behave like a real AVD (real-time clocks, gestures of real duration, apps absent "
+                            "until installed, first-run screens and permission prompts); see docs/vdevice.md")
     serve.add_argument("--wipe-data", action="store_true", help="start from a fresh device")
     serve.add_argument("--no-register", action="store_true",
                        help="do not start/notify the adb server (it still finds ports 5555-5585 at its start)")

@@ -144,7 +144,8 @@ def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repe
                     devices: int | None = None, serials: list[str] | None = None, adb_port: int = 5037,
                     family: str | None = None, templates: list[str] | None = None,
                     templates_folder: Path | list[Path] | None = None,
-                    on_replay: Callable[[BranchStability, Replay], None] | None = None) -> StabilityReport:
+                    on_replay: Callable[[BranchStability, Replay], None] | None = None,
+                    vdevice_mode: str = "deterministic") -> StabilityReport:
     """Replay the selected pairs' branches ``repeats`` times each (see the module docstring).
 
     Devices: the attached ``serials`` if given, else ``devices`` (default 1) embedded virtual devices started
@@ -169,7 +170,7 @@ def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repe
     if jobs.empty():
         return report
     options = BuildOptions(templates=[], data_dir=Path(data_dir), devices=None if serials else (devices or 1),
-                           serials=list(serials or []), adb_port=adb_port)
+                           serials=list(serials or []), adb_port=adb_port, vdevice_mode=vdevice_mode)
     server = AdbServer(adb_port)
     server.start()
     pool, workers = make_pool(options, server)

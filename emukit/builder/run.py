@@ -131,6 +131,7 @@ class BuildOptions:
     adb_port: int = 5037
     attempt_timeout_s: float = 60.0  # a device that does not finish an attempt in time is given up on
     vdevice_screen: tuple[int, int, int] | None = None  # display (w, h, dpi) of the embedded virtual devices
+    vdevice_mode: str = "deterministic"  # behaviour of the embedded virtual devices (VDEVICE_MODES)
 
 
 SNAPSHOT_TIMEOUT_FACTOR = 5  # building a base snapshot may take this many attempt timeouts
@@ -377,7 +378,8 @@ def make_pool(options: BuildOptions, server: AdbServer, on_note=None) -> tuple[D
 
     # private ports (outside the range adb servers scan): only this command's adb server lists them
     screen = {} if options.vdevice_screen is None else {"screen": tuple(options.vdevice_screen)}
-    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=FIRST_PRIVATE_PORT, **screen)
+    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=FIRST_PRIVATE_PORT,
+                              mode=options.vdevice_mode, **screen)
     return pool, n
 
 
@@ -408,6 +410,10 @@ def check_options(options: BuildOptions) -> None:
             check_screen(tuple(options.vdevice_screen))  # type: ignore[arg-type]
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"--vdevice-screen: {exc}") from None
+    from emukit.device.virtual import VDEVICE_MODES
+
+    if options.vdevice_mode not in VDEVICE_MODES:
+        raise ConfigError(f"--vdevice-mode: {options.vdevice_mode!r} is not one of {', '.join(VDEVICE_MODES)}")
     if not options.templates:
         raise ConfigError("no templates selected")
 

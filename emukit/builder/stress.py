@@ -464,6 +464,7 @@ class SuiteOptions:
     levels: tuple[str, ...] = LEVELS
     interference_depth: int = INTERFERENCE_DEPTH
     vdevice_screen: tuple[int, int, int] | None = None  # see BuildOptions.vdevice_screen
+    vdevice_mode: str = "deterministic"  # see BuildOptions.vdevice_mode
 
 
 def suite_dir(data_dir: Path, suite: str) -> Path:
@@ -605,7 +606,8 @@ class SuiteRunner:
         server = AdbServer(o.adb_port)
         server.start()
         build_opts = BuildOptions(templates=[], data_dir=o.data_dir, devices=o.devices, serials=o.serials,
-                                  adb_port=o.adb_port, vdevice_screen=o.vdevice_screen)
+                                  adb_port=o.adb_port, vdevice_screen=o.vdevice_screen,
+                                  vdevice_mode=o.vdevice_mode)
         pool, workers = make_pool(build_opts, server)
         t0 = time.monotonic()
         try:
@@ -658,7 +660,8 @@ def run_suite(args, console) -> int:
                            adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
                            depths=depths, levels=levels,
                            attempt_timeout_s=getattr(args, "attempt_timeout", None) or 60.0,
-                           vdevice_screen=getattr(args, "vdevice_screen", None))
+                           vdevice_screen=getattr(args, "vdevice_screen", None),
+                           vdevice_mode=getattr(args, "vdevice_mode", "deterministic"))
     try:
         if options.count_per_family < 1:
             raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")

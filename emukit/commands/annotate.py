@@ -31,7 +31,7 @@ def _serve(args: argparse.Namespace) -> None:
     task = load_tasks(ids=[args.task_id], dirs=args.tasks_dir)[0]
     folder = Path(task.source_path).parent  # saved back where it was found
     resources.check_writable("tasks", Path(task.source_path))
-    with one_device(args.device, args.data_dir) as driver:
+    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as driver:
         console.print(f"resetting {task.id} to its initial state on {driver.serial}...", highlight=False)
         app = AnnotateApp(driver, task, tasks_folder=folder, annotator=annotator, data_dir=args.data_dir)
         app.start()
@@ -65,6 +65,7 @@ def _cmd_annotate(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     from emukit.commands.build import default_data_dir
+    from emukit.commands.options import add_vdevice_mode
 
     p = sub.add_parser("annotate", help="perform a task in a local web page and record it as its verified "
                                         "reference trajectory")
@@ -78,4 +79,5 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="where a base snapshot's fingerprint goes when it has to be built")
     p.add_argument("--annotator", default=None, help="name recorded as provenance.verified_by (default: the user)")
     p.add_argument("--no-browser", action="store_true", help="only print the URL")
+    add_vdevice_mode(p)
     p.set_defaults(func=_cmd_annotate)

@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.table import Table
 
 from emukit.commands.build import default_data_dir
+from emukit.commands.options import add_vdevice_mode
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 
@@ -90,7 +91,8 @@ def _cmd_stability(args: argparse.Namespace) -> int:
             report = audit_stability(store, data_dir=args.data_dir, per_template=args.per_template,
                                      repeats=args.repeats, devices=args.devices, serials=args.device or None,
                                      adb_port=adb_port, family=args.family, templates=args.template or None,
-                                     templates_folder=args.templates, on_replay=on_replay)
+                                     templates_folder=args.templates, on_replay=on_replay,
+                                     vdevice_mode=args.vdevice_mode)
     except EmukitError as exc:
         print_error(err, "emukit audit stability", exc)
         return 1
@@ -184,6 +186,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     group.add_argument("--devices", type=int, help="start N embedded virtual devices (default 1)")
     group.add_argument("--device", action="append", help="use this attached device instead (repeatable)")
     stab.add_argument("--quiet", action="store_true", help="no per-replay progress lines")
+    add_vdevice_mode(stab)
     stab.set_defaults(func=_cmd_stability)
 
     split = asub.add_parser("split", help="train/eval disjointness on the five criteria of seed C.2")

@@ -17,6 +17,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from emukit.commands.options import add_vdevice_mode
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 
@@ -54,7 +55,8 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
                                data_dir=args.data_dir, db_url=args.db, devices=args.devices,
                                serials=args.device or [], max_attempts=args.max_attempts,
                                adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
-                               attempt_timeout_s=args.attempt_timeout, vdevice_screen=args.vdevice_screen)
+                               attempt_timeout_s=args.attempt_timeout, vdevice_screen=args.vdevice_screen,
+                               vdevice_mode=args.vdevice_mode)
         build = prepare_build(options)  # every input error is reported here, before any progress is drawn
         for note in build.notes:
             console.print(note, highlight=False, soft_wrap=True)
@@ -136,6 +138,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--vdevice-screen", type=_screen_arg, default=None, metavar="WxH@DPI",
                    help="display of the embedded virtual devices this command starts, e.g. 720x1280@320 "
                         "(default 1080x2400@420); attached devices keep their own")
+    add_vdevice_mode(p)
     p.add_argument("--suite", choices=("d-stress", "interference"), help="build a stress suite instead of pairs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_build_pairs)

@@ -52,7 +52,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                 "problems"):
         table.add_column(col, no_wrap=col == "task", overflow="fold")
     failed = 0
-    with one_device(args.device, args.data_dir) as driver:
+    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as driver:
         for task in tasks:
             r = verify_task(driver, task, args.data_dir)
             failed += not r.ok
@@ -77,7 +77,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
     new_folder = resources.writable("tasks", args.tasks_dir)
     by = args.by or f"{getpass.getuser()} (scripted solution)"
     written = 0
-    with one_device(args.device, args.data_dir) as driver:
+    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as driver:
         for template in templates:
             for task in instances(template, args.count, args.seed):
                 existing = locate_task(task.id, dirs=args.tasks_dir)
@@ -109,6 +109,7 @@ def _run(fn):
 
 def register(sub: argparse._SubParsersAction) -> None:
     from emukit.commands.build import default_data_dir
+    from emukit.commands.options import add_vdevice_mode
 
     p = sub.add_parser("tasks", help="online milestone tasks: list, verify, record reference trajectories")
     actions = p.add_subparsers(dest="action", required=True)
@@ -122,6 +123,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             q.add_argument("--device", help="device serial (default: the one attached, else an embedded "
                                             "virtual device)")
             q.add_argument("--data-dir", type=Path, default=default_data_dir())
+            add_vdevice_mode(q)
 
     q = actions.add_parser("list", help="a table of the tasks")
     common(q, device=False)

@@ -178,20 +178,22 @@ class EmulatorLauncher(DeviceLauncher):
 
 
 class VirtualLauncher(DeviceLauncher):
-    """A virtual device (``emukit vdevice serve``) on ``adb_port`` with its state in ``state_dir`` and the
-    display ``screen`` (width, height, dpi; None: the default 1080x2400 at 420 dpi)."""
+    """A virtual device (``emukit vdevice serve``) on ``adb_port`` with its state in ``state_dir``, the
+    display ``screen`` (width, height, dpi; None: the default 1080x2400 at 420 dpi) and the behaviour
+    ``mode`` ("deterministic" or "hardware", :data:`emukit.device.virtual.VDEVICE_MODES`)."""
 
     kind = "virtual"
 
     def __init__(self, adb_port: int, state_dir: Path, server: AdbServer, *, wipe: bool = True,
                  clock: str = "logical", start_timeout_s: float = 30.0, setup: PostBootConfig | None = None,
                  max_attempts: int = 3, restart_adb_on_failure: bool = True,
-                 health_timeout_s: float = 10.0, screen: tuple[int, int, int] | None = None) -> None:
+                 health_timeout_s: float = 10.0, screen: tuple[int, int, int] | None = None,
+                 mode: str = "deterministic") -> None:
         super().__init__(server, setup=setup, max_attempts=max_attempts,
                          restart_adb_on_failure=restart_adb_on_failure, health_timeout_s=health_timeout_s)
         self.start_timeout_s = start_timeout_s
         self.process = VirtualDeviceProcess(adb_port, Path(state_dir), server, wipe=wipe, clock=clock,
-                                            screen=screen)
+                                            screen=screen, mode=mode)
 
     @property
     def serial(self) -> str:

@@ -33,9 +33,10 @@ def pick_serial(server: AdbServer, serial: str | None) -> str | None:
 
 
 @contextmanager
-def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True) -> Iterator[Driver]:
+def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
+               vdevice_mode: str = "deterministic") -> Iterator[Driver]:
     """A driver for the chosen device; with no device attached and ``embedded``, a fresh virtual device
-    (state under ``data_dir/vdevices``) that lives as long as the block."""
+    (state under ``data_dir/vdevices``, behaving as ``vdevice_mode`` says) that lives as long as the block."""
     from emukit.device.ownership import SerialClaim
 
     server = AdbServer(adb_port())
@@ -58,7 +59,8 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True) -> 
         from emukit.device.virtual import FIRST_PRIVATE_PORT, VirtualDeviceProcess, free_adb_ports
 
         port = free_adb_ports(1, start=FIRST_PRIVATE_PORT)[0]  # private: only our adb server lists it
-        proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server)
+        proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server,
+                                    mode=vdevice_mode)
         serial = proc.start()
     driver = Driver(serial, adb_port())
     try:

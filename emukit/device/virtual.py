@@ -66,12 +66,19 @@ class PortInUse(DeviceError):
 Screen = tuple[int, int, int]  # (width px, height px, density dpi)
 
 
+VDEVICE_MODES = ("deterministic", "hardware")  # emukit.vdevice.device.MODES, without loading the device
+
+
 class VirtualDeviceProcess:
     """One ``emukit vdevice serve`` child process; ``screen`` (width, height, dpi) is its display (default:
-    the virtual device's, 1080x2400 at 420 dpi), fixed for the life of the process."""
+    the virtual device's, 1080x2400 at 420 dpi) and ``mode`` its behaviour (:data:`VDEVICE_MODES`; default
+    deterministic), both fixed for the life of the process."""
 
     def __init__(self, adb_port: int, state_dir: Path, server: AdbServer, *, wipe: bool = True,
-                 clock: str = "logical", log_path: Path | None = None, screen: Screen | None = None) -> None:
+                 clock: str = "logical", log_path: Path | None = None, screen: Screen | None = None,
+                 mode: str = "deterministic") -> None:
+        if mode not in VDEVICE_MODES:
+            raise ValueError(f"virtual device mode {mode!r} is not one of {', '.join(VDEVICE_MODES)}")
         if screen is not None:
             from emukit.vdevice.device import check_screen
 
@@ -81,6 +88,7 @@ class VirtualDeviceProcess:
         self.server = server
         self.wipe = wipe
         self.clock = clock
+        self.mode = mode
         self.screen: Screen | None = tuple(screen) if screen is not None else None  # type: ignore[assignment]
         self.log_path = log_path or self.state_dir.with_suffix(".log")
         self.proc: subprocess.Popen[bytes] | None = None
@@ -97,7 +105,7 @@ class VirtualDeviceProcess:
             self.claim = DeviceClaim.acquire(self.serial, self.state_dir, adb_port=self.adb_port,
                                              adb_server_port=self.server.port)
         cmd = [sys.executable, "-m", "emukit", "vdevice", "serve", "--port", str(self.adb_port),
-               "--state-dir", str(self.state_dir.resolve()), "--clock", self.clock]
+               "--state-dir", str(self.state_dir.resolve()), "--clock", self.clock, "--mode", self.mode]
         if self.wipe:
             cmd.append("--wipe-data")
         if self.screen is not None:

@@ -72,6 +72,11 @@ DEFAULT_SETTINGS = {
 
 
 Screen = tuple[int, int, int]  # (width px, height px, density dpi)
+# How the virtual device behaves. "deterministic" (the default): a logical clock that moves only when told,
+# every app preinstalled and past its first run. "hardware": what a real AVD does to a pipeline: clocks that
+# follow the host in real time (status bar, countdowns and the caret tick), gestures that take their real
+# duration, apps absent until installed and showing their first-run screens and permission prompts.
+MODES = ("deterministic", "hardware")
 _UI_MODULE = "emukit.vdevice.ui.theme"  # the first module to read the display (every layout imports it)
 
 
@@ -131,7 +136,9 @@ class VirtualDevice:
     screenshots, bounds) follows it."""
 
     def __init__(self, state_dir: Path, *, avd_name: str = "emukit_virtual", clock_mode: str = "logical",
-                 wipe: bool = False, screen: Screen | None = None) -> None:
+                 wipe: bool = False, screen: Screen | None = None, mode: str = "deterministic") -> None:
+        if mode not in MODES:
+            raise ValueError(f"virtual device mode {mode!r} is not one of {', '.join(MODES)}")
         if screen is not None:
             configure_screen(screen)
         from emukit.vdevice.apps.registry import default_apps
@@ -142,7 +149,9 @@ class VirtualDevice:
         self.state_dir = Path(state_dir).resolve()
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.avd_name = avd_name
-        self.clock_mode = clock_mode
+        self.mode = mode
+        self.hardware = mode == "hardware"  # see MODES; fixed for the life of the process, like the display
+        self.clock_mode = "realtime" if self.hardware else clock_mode
         self.lock = threading.RLock()
         self.faults = Faults()
         self.fs = DeviceFS(self.state_dir / "fs")

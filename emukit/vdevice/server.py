@@ -359,10 +359,13 @@ def _corrupt(data: bytes) -> bytes:
 
 
 def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: bool,
-          register: bool = True, grpc_port: int = 0, screen: tuple[int, int, int] | None = None) -> None:
-    """Entry point of ``emukit vdevice serve``; ``screen`` (width, height, dpi) is the display, fixed for the
-    life of the process (default 1080x2400 at 420 dpi)."""
-    device = VirtualDevice(state_dir, avd_name=avd_name, clock_mode=clock_mode, wipe=wipe, screen=screen)
+          register: bool = True, grpc_port: int = 0, screen: tuple[int, int, int] | None = None,
+          mode: str = "deterministic") -> None:
+    """Entry point of ``emukit vdevice serve``; ``screen`` (width, height, dpi) is the display and ``mode``
+    (:data:`emukit.vdevice.device.MODES`) the behaviour, both fixed for the life of the process (default
+    1080x2400 at 420 dpi, deterministic)."""
+    device = VirtualDevice(state_dir, avd_name=avd_name, clock_mode=clock_mode, wipe=wipe, screen=screen,
+                           mode=mode)
     server = DeviceServer(device, port, grpc_port=grpc_port)
     server.start(register=register)
     from emukit.device.lifeline import watch_parent
@@ -370,5 +373,5 @@ def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: b
     watch_parent(server.stop)  # started by an emukit command: stop when it dies, whatever kills it
     grpc_note = f", grpc {server.grpc.port}" if server.grpc else ""
     print(f"{server.serial} ready (adb 127.0.0.1:{server.adb_port}, console {server.console_port}{grpc_note}, "
-          f"screen {format_screen(device.screen)}, state {device.state_dir})", flush=True)
+          f"screen {format_screen(device.screen)}, mode {device.mode}, state {device.state_dir})", flush=True)
     server.serve_forever()
