@@ -33,18 +33,19 @@ def adb_server() -> Iterator[AdbServer]:
 
 @pytest.fixture(scope="session")
 def vdevice_factory(adb_server: AdbServer, tmp_path_factory: pytest.TempPathFactory):
-    """Start virtual devices on demand; every one is stopped at the end of the session."""
+    """Start virtual devices on demand (``mode="hardware"`` for the hardware-like behaviour); every one is
+    stopped at the end of the session."""
     from emukit.device.virtual import PortInUse, VirtualDeviceProcess, free_adb_ports
 
     started: list[VirtualDeviceProcess] = []
     root = tmp_path_factory.mktemp("vdevices")
 
     def start(*, wipe: bool = True, state_dir: Path | None = None, adb_port: int | None = None,
-              clock: str = "logical") -> VirtualDeviceProcess:
+              clock: str = "logical", mode: str = "deterministic") -> VirtualDeviceProcess:
         for attempt in range(5):
             port = adb_port or free_adb_ports(1, start=20001 + 2 * (len(started) * 7 + attempt * 3))[0]
             proc = VirtualDeviceProcess(port, state_dir or root / f"dev{port}", adb_server, wipe=wipe,
-                                        clock=clock)
+                                        clock=clock, mode=mode)
             try:
                 proc.start()
             except PortInUse:

@@ -53,6 +53,40 @@ class UiState(BaseModel):
     overview: list[tuple[str, str]] | None = None  # back stack signature while Overview (recents) shows
 
 
+class PackageState(BaseModel):
+    """What the package manager keeps for one package (``/data/system/packages.xml`` and
+    ``runtime-permissions.xml`` on a real device). A package with no entry is the app object's own default:
+    installed, at its own version, with nothing granted beyond what the deterministic mode preinstalls."""
+
+    installed: bool = True
+    version_code: int | None = None  # None: the app object's own
+    version_name: str | None = None
+    apk_sha256: str | None = None  # digest of the APK file it was installed from (None: part of the image)
+    stopped: bool = False  # the stopped state: set by force-stop and by a fresh install, cleared by a launch
+    granted: list[str] = Field(default_factory=list)  # runtime permissions granted (pm grant / the prompt)
+    app_ops: dict[str, str] = Field(default_factory=dict)  # e.g. MANAGE_EXTERNAL_STORAGE -> "allow"
+
+
+class PendingAlarm(BaseModel):
+    """One AlarmManager alarm an app has set (what ``dumpsys alarm`` lists)."""
+
+    package: str
+    tag: str  # the PendingIntent's action, e.g. com.android.deskclock.action.TIMER_EXPIRED
+    type: str = "ELAPSED_REALTIME_WAKEUP"  # or RTC_WAKEUP
+    when_ms: int  # on the clock that ``type`` names
+
+
+class DemoModeState(BaseModel):
+    """SystemUI demo mode (``com.android.systemui.demo`` broadcasts, allowed by ``sysui_demo_allowed``)."""
+
+    active: bool = False
+    clock_hhmm: str | None = None  # the fixed status-bar clock, e.g. "1200"
+    battery_level: int | None = None
+    battery_plugged: bool = False
+    network: dict[str, str] = Field(default_factory=dict)  # e.g. wifi -> "show", level -> "4"
+    notifications_visible: bool = True
+
+
 class DeviceState(BaseModel):
     """The whole non-file state of a virtual device."""
 
@@ -70,3 +104,6 @@ class DeviceState(BaseModel):
     app_data: dict[str, dict[str, Any]] = Field(default_factory=dict)  # per-package in-memory process state
     pids: dict[str, int] = Field(default_factory=dict)
     next_pid: int = 1200
+    packages: dict[str, PackageState] = Field(default_factory=dict)  # package manager records (see PackageState)
+    alarms: list[PendingAlarm] = Field(default_factory=list)  # AlarmManager's pending alarms
+    demo: DemoModeState = Field(default_factory=DemoModeState)
