@@ -211,7 +211,7 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
     timings["actions"] = (time.perf_counter() - t0) * 1000 - recorder.capture_ms
     t0 = time.perf_counter()
     first = driver.wait_stable()
-    second = driver.observe()
+    second = driver.recapture(first)
     boundary, recaptured = artifacts.observation(*first), artifacts.observation(*second)
     timings["captures"] = recorder.capture_ms + (time.perf_counter() - t0) * 1000
     t0 = time.perf_counter()
@@ -226,6 +226,9 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
     t0 = time.perf_counter()
     outcome_spec = ctx.sub(t.outcome.model_dump(exclude_none=True))
     outcome, evidence = read_outcome(driver, t.family, outcome_spec, next_xml, state_params)
+    probed_at = state.evidence.get("elapsed_realtime_ms")
+    if probed_at is not None:  # the probe timed its reading: how much real time the device saw pass since
+        evidence = {**evidence, "elapsed_drift_ms": driver.elapsed_realtime_ms() - int(probed_at)}
     timings["probes"] += (time.perf_counter() - t0) * 1000
     return BranchRecord(
         name=name, history=recorder.steps, boundary_observation=boundary, boundary_recaptured=recaptured,

@@ -377,7 +377,7 @@ def run_trajectory(driver: Driver, suite: str, item: WorkItem, seed: int, attemp
     finally:
         driver.recorder = None
     first = driver.wait_stable()
-    second = driver.observe()
+    second = driver.recapture(first)
     boundary, recaptured = artifacts.observation(*first), artifacts.observation(*second)
     state_final = probe(driver, t.family, **state_params).canonical
     validation = {

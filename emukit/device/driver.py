@@ -21,6 +21,7 @@ from emukit.device.adbwire import AdbWire, DeadlinePassed, JsonRpcError, ShellRe
 from emukit.errors import DeviceError
 
 T = TypeVar("T")
+CARET_WATCH_S = 1.1  # two blink periods of Android's caret (Editor.BLINK = 500 ms) and a capture
 _FOCUS_RE = re.compile(r"mCurrentFocus=Window\{.*\s+(?P<package>[^\s/]+)/(?P<activity>[^\s}]+)\}")
 _BOUNDS_RE = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 SELECTOR_KEYS = {"text", "textContains", "textMatches", "textStartsWith", "className", "classNameMatches",
@@ -84,6 +85,7 @@ class Driver:
         self.default_timeout = default_timeout
         self._u2: Any = None
         self._screen: tuple[int, int, int] | None = None
+        self._blinks: bool | None = None  # whether the caret blinks on this device (learnt: _caret_blinks)
 
     def screen(self) -> tuple[int, int, int]:
         """(width, height, density dpi) of the display, from ``wm size`` / ``wm density`` (an override, when
@@ -207,21 +209,86 @@ class Driver:
         """The UI hierarchy XML (uiautomator dump format)."""
         return str(self.rpc("dumpWindowHierarchy", False, 50))
 
+    def elapsed_realtime_ms(self) -> int:
+        """The device's elapsed-realtime (``SystemClock.elapsedRealtime``, from ``/proc/uptime``) in ms."""
+        text = self.shell("cat /proc/uptime", check=True).text.split()
+        try:
+            return round(float(text[0]) * 1000)
+        except (IndexError, ValueError):
+            raise DeviceError(f"{self.serial}: /proc/uptime reads {' '.join(text)!r}") from None
+
     def observe(self) -> tuple[bytes, str]:
         return self.screenshot(), self.hierarchy()
 
     def wait_stable(self, timeout: float | None = None, interval: float = 0.05) -> tuple[bytes, str]:
-        """Capture until two consecutive (screenshot, hierarchy) captures are equal; returns the capture."""
+        """Capture until two consecutive (screenshot, hierarchy) captures are equal, or are the two blink
+        phases of one screen whose only change is the focused field's caret (:mod:`emukit.device.settle`);
+        on a device whose caret blinks, a screen with a focused text field is returned in the phase with the
+        caret hidden, so the same screen always gives the same bytes. Returns the capture."""
+        from emukit.device.settle import caret_phases, focused_editables
+
         deadline = time.monotonic() + (timeout or self.default_timeout)
         last = self.observe()
         while True:
             current = self.observe()
-            if current == last:
-                return current
+            if current[1] == last[1]:
+                if current == last:
+                    if not focused_editables(current[1]) or not self._caret_blinks(current):
+                        return current
+                    return self._caret_hidden(current)
+                settled = caret_phases(last, current, self.screen()[2])
+                if settled is not None:
+                    self._blinks = True
+                    return settled
             if time.monotonic() > deadline:
                 raise DeviceError(f"{self.serial}: screen did not settle within {timeout or self.default_timeout} s")
             last = current
             time.sleep(interval)
+
+    def _caret_blinks(self, capture: tuple[bytes, str]) -> bool:
+        """Whether this device's caret blinks, learnt once from the first settled screen with a focused text
+        field: watched for two blink periods (Editor.BLINK is 500 ms)."""
+        if self._blinks is None:
+            from emukit.device.settle import caret_phases
+
+            until = time.monotonic() + CARET_WATCH_S
+            while time.monotonic() < until:
+                time.sleep(0.05)
+                current = self.observe()
+                if current[1] != capture[1]:
+                    return False  # the screen moved on: learn it another time
+                if current != capture:
+                    self._blinks = caret_phases(capture, current, self.screen()[2]) is not None
+                    return self._blinks
+            self._blinks = False
+        return self._blinks
+
+    def _caret_hidden(self, capture: tuple[bytes, str]) -> tuple[bytes, str]:
+        """``capture`` or the next capture of the same screen, whichever shows the caret hidden."""
+        from emukit.device.settle import caret_phases
+
+        until = time.monotonic() + CARET_WATCH_S
+        while time.monotonic() < until:
+            time.sleep(0.05)
+            current = self.observe()
+            if current != capture:
+                return caret_phases(capture, current, self.screen()[2]) or current
+        return capture
+
+    def recapture(self, settled: tuple[bytes, str], timeout: float = 2.0) -> tuple[bytes, str]:
+        """A second capture of a settled screen, to check that it stays settled: the next capture, or, when
+        that shows the caret in the other blink phase, the next one in the same phase as ``settled`` (the
+        caret's phases alternate every 500 ms). Whatever else changed is returned as it is."""
+        from emukit.device.settle import caret_phases
+
+        deadline = time.monotonic() + timeout
+        current = self.observe()
+        while current != settled and caret_phases(settled, current, self.screen()[2]) is settled:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+            current = self.observe()
+        return current
 
     def wait_idle(self, timeout: float | None = None) -> None:
         """UiDevice.waitForIdle: returns once the UI has no pending accessibility events."""
