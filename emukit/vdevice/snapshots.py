@@ -2,7 +2,8 @@
 
 A snapshot captures everything the device holds (files, services, app state, clocks, the back stack and the
 current screen), so after a load the screenshot, the hierarchy and every file are byte-identical to the
-moment of the save. Snapshots live in the state dir and survive device restarts.
+moment of the save. In hardware mode the clocks follow an emulator instead: elapsed-realtime runs on from the
+snapshot's value and the wall clock stays with the host (``VirtualDevice.after_snapshot_load``). Snapshots live in the state dir and survive device restarts.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ class SnapshotStore:
                 shutil.rmtree(tmp)
             tmp.mkdir(parents=True)
             shutil.copytree(dev.fs.root, tmp / "fs", symlinks=True, copy_function=shutil.copy2)
-            (tmp / "state.json").write_text(dev.state.model_dump_json())
             meta = {"name": name, "saved_wall_ms": dev.wall_ms(), "vm_clock_ms": dev.elapsed_ms()}
+            (tmp / "state.json").write_text(dev.state.model_dump_json())  # the clocks just read, as in meta
             (tmp / "meta.json").write_text(json.dumps(meta))
             old = self.root / f".{name}.old"
             if target.exists():
@@ -73,6 +74,7 @@ class SnapshotStore:
         if not (source / "state.json").exists():
             raise SnapshotError(f"snapshot '{name}' does not exist")
         with dev.lock:
+            wall_before = dev.wall_ms()
             state = DeviceState.model_validate_json((source / "state.json").read_text())
             fs_root = dev.fs.root
             incoming = fs_root.with_name(fs_root.name + ".loading")
@@ -86,6 +88,7 @@ class SnapshotStore:
             os.replace(incoming, fs_root)
             shutil.rmtree(outgoing)
             dev.state = state
+            dev.after_snapshot_load(wall_before)  # the clocks' rule after a load (see the device)
             dev.persist()
 
     def delete(self, name: str) -> None:

@@ -315,12 +315,39 @@ def test_label_dialog(device: VirtualDevice) -> None:
 
 
 # ---------------------------------------------------------------------- time outside the app
-def test_expiry_while_force_stopped(device: VirtualDevice) -> None:
+def test_expiry_in_the_background_comes_from_the_alarm(device: VirtualDevice) -> None:
+    """Not stopped (HOME only): the AlarmManager alarm DeskClock set fires at the deadline."""
+    open_timer_tab(device)
+    start_timer(device, "200")
+    [alarm] = [a for a in device.state.alarms if a.package == PKG]
+    assert (alarm.tag, alarm.type) == ("com.android.deskclock.action.TIMER_EXPIRED", "ELAPSED_REALTIME_WAKEUP")
+    assert alarm.when_ms == device.elapsed_ms() + 2 * MIN
+    device.go_home()
+    device.advance(3 * MIN)
+    assert value(device, "timer_state_0") == "3"
+    assert not [a for a in device.state.alarms if a.package == PKG]  # delivered, nothing else runs
+    assert clock_notes(device) == [("Time's up", "\u221201:00", ["Stop", "Add 1 min"])]
+
+
+def test_force_stop_cancels_the_alarm_and_the_notifications(device: VirtualDevice) -> None:
+    """``am force-stop``: no alarm, no notification, the timer stays "running" in the file past its deadline;
+    an implicit or stopped-blind TIME_SET does not reach it, one with --include-stopped-packages does and the
+    app's recomputation expires it."""
     open_timer_tab(device)
     start_timer(device, "200")
     device.force_stop(PKG)
-    assert PKG not in device.state.running
+    assert PKG not in device.state.running and device.state.packages[PKG].stopped
+    assert not [a for a in device.state.alarms if a.package == PKG]
     device.advance(3 * MIN)
+    assert value(device, "timer_state_0") == "1"
+    assert clock_notes(device) == []
+    out: list[bytes] = []
+    run_shell(device, "am broadcast -a android.intent.action.TIME_SET "
+                      f"-n {PKG}/com.android.deskclock.AlarmInitReceiver", out.append, out.append, b"", None)
+    assert value(device, "timer_state_0") == "1" and PKG not in device.state.running
+    run_shell(device, "am broadcast --include-stopped-packages -a android.intent.action.TIME_SET "
+                      f"-n {PKG}/com.android.deskclock.AlarmInitReceiver", out.append, out.append, b"", None)
+    assert PKG in device.state.running and not device.state.packages[PKG].stopped
     assert value(device, "timer_state_0") == "3"
     assert clock_notes(device) == [("Time's up", "\u221201:00", ["Stop", "Add 1 min"])]
     device.start_activity(PKG)
@@ -328,7 +355,7 @@ def test_expiry_while_force_stopped(device: VirtualDevice) -> None:
     assert find(device, resource_id=rid("timer_text")).text == "-1:00"
 
 
-def test_external_prefs_edit_is_honoured_on_restart(device: VirtualDevice) -> None:
+def test_external_prefs_edit_is_read_and_rescheduled_on_time_set(device: VirtualDevice) -> None:
     open_timer_tab(device)
     start_timer(device, "1000")  # 10 minutes
     device.force_stop(PKG)
@@ -342,8 +369,11 @@ def test_external_prefs_edit_is_honoured_on_restart(device: VirtualDevice) -> No
     device.force_stop(PKG)
     prefs.put_long("timer_start_time_0", now - 11 * MIN)  # already past the deadline
     device.fs.write_bytes(PREFS, prefs.to_xml().encode())
-    device.ensure_process(PKG)  # process start reads the file and expires it
-    assert value(device, "timer_state_0") == "3"
+    device.ensure_process(PKG)  # a process start only reads the file: DeskClock sets no alarm there
+    assert value(device, "timer_state_0") == "1"
+    assert device.send_broadcast("android.intent.action.TIME_SET") == [
+        f"{PKG}/com.android.deskclock.AlarmInitReceiver"]
+    assert value(device, "timer_state_0") == "3"  # re-anchored, rescheduled, the due alarm fired at once
     assert value(device, "timer_start_time_0") == str(now - MIN)
 
 

@@ -47,6 +47,12 @@ class App(abc.ABC):
     icon: str = "app"
     icon_color: tuple[int, int, int] = (66, 133, 244)
     show_in_launcher: bool = True
+    # Installed from an APK (a benchmark downloads it): absent from a fresh hardware-mode device until
+    # ``pm install`` of its stand-in. The image's own apps (False) are always there.
+    downloaded: bool = False
+    # The runtime ("dangerous") permissions its manifest requests: what ``pm install -g`` grants and
+    # ``dumpsys package`` lists under "runtime permissions:".
+    runtime_permissions: tuple[str, ...] = ()
 
     def full_activity(self, activity: str) -> str:
         """``.Main`` -> ``com.pkg.Main``."""

@@ -43,6 +43,14 @@ DATE_TIME_ACTIVITIES = (".DateTimeSettings", ".Settings$DateTimeSettingsActivity
 HEADER_H = dp(176)  # the expanded collapsing toolbar of a sub-page
 SEARCH_H = dp(80)  # the homepage's search bar card, with its margins
 SEARCH_FIELD = "android:id/search_src_text"  # the search page's SearchView query field
+#: the Compose ("SPA") host that shows a special app access page for one package; the intent
+#: ACTION_MANAGE_APP_ALL_FILES_ACCESS_PERMISSION with ``package:PKG`` lands on its All files access page
+SPA_ACTIVITY = ".spa.SpaActivity"
+#: special app accesses by app-op: (page title, switch title, footer) entries of the table
+SPECIAL_ACCESS: dict[str, tuple[str, str, str | None]] = {
+    "MANAGE_EXTERNAL_STORAGE": ("all_files_access_title", "manage_all_files_switch", "all_files_access_footer"),
+    "WRITE_SETTINGS": ("write_settings_title", "write_settings_switch", None),
+    "SCHEDULE_EXACT_ALARM": ("alarms_title", "alarms_switch", None)}
 TIME_ZONES = ("UTC", "Europe/London", "Europe/Berlin", "America/New_York", "America/Los_Angeles",
               "Asia/Kolkata", "Asia/Tokyo", "Australia/Sydney")
 
@@ -93,7 +101,7 @@ class SettingsApp(App):
     package = PACKAGE
     label = T.text("launcher_label")
     launcher_activity = ".Settings"
-    activities = (".Settings", ".SubSettings", *DATE_TIME_ACTIVITIES)
+    activities = (".Settings", ".SubSettings", *DATE_TIME_ACTIVITIES, SPA_ACTIVITY)
     icon = "gear"
     icon_color = (84, 110, 140)
 
@@ -113,6 +121,15 @@ class SettingsApp(App):
         ui = device.state.ui
         ui.focused_id, ui.cursor, ui.text_menu = SEARCH_FIELD, 0, None
 
+    def open_all_files_access(self, device: VirtualDevice, package: str) -> None:
+        """``Settings.ACTION_MANAGE_APP_ALL_FILES_ACCESS_PERMISSION`` with ``package:PKG``: the package's All files
+        access page on top of the caller (startActivityForResult: BACK returns to it)."""
+        self.open_special_access(device, "MANAGE_EXTERNAL_STORAGE", package)
+
+    def open_special_access(self, device: VirtualDevice, op: str, package: str) -> None:
+        """The special app access page of ``op`` (a key of :data:`SPECIAL_ACCESS`) for ``package``."""
+        device.push_activity(PACKAGE, SPA_ACTIVITY, {"op": op, "pkg": package})
+
     def open_date_time(self, device: VirtualDevice) -> None:
         """System's "Date & time" entry: the DateTimeSettings fragment in a new SubSettings."""
         device.push_activity(PACKAGE, DATE_TIME_ACTIVITIES[0])
@@ -124,6 +141,8 @@ class SettingsApp(App):
         return False
 
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
+        if act.activity == SPA_ACTIVITY:
+            return self._special_access(device, act, frame)
         if act.activity in DATE_TIME_ACTIVITIES:
             title, rows = T.text("date_time"), self._date_time(device, act)
         else:
@@ -145,6 +164,40 @@ class SettingsApp(App):
         dialog = act.state.get("dialog")
         if dialog:
             root.add(self._dialog(device, act, frame, dialog))
+        return root
+
+    def _special_access(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
+        """A special app access page for one package, as Settings' SPA pages draw it (AllFilesAccess.kt with
+        AppOpPermissionListModel's toggle page): the page title, the app (label and versionName), the switch
+        row titled by the access and the footer. Compose nodes carry no resource ids; the switch row is the
+        clickable node holding the title. The switch sets the app-op to allow / the default (the ``appops``
+        command shows the same record)."""
+        op = act.state.get("op", "MANAGE_EXTERNAL_STORAGE")
+        pkg = act.state.get("pkg", "")
+        title_name, switch_name, footer_name = SPECIAL_ACCESS.get(op, SPECIAL_ACCESS["MANAGE_EXTERNAL_STORAGE"])
+        root = w.screen(frame)
+        root.add(w.app_bar(frame, T.text(title_name), on_back=device.finish_top))
+        body = w.below_app_bar(frame)
+        left, top, right, _ = body
+        if pkg not in device.apps:
+            root.add(w.label((left + px(48), top, right - px(48), top + w.ROW_H), "App not installed",
+                             color=theme.TEXT_SECONDARY))
+            return root
+        app = device.apps[pkg]
+        y = top + px(24)
+        root.add(w.list_row(body, y, app.label, device.version_name(pkg), icon=app.icon, icon_bg=app.icon_color,
+                            title_rid="", subtitle_rid="", height=px(200)))
+        y += px(224)
+        allowed = device.app_op_allowed(pkg, op)
+
+        def toggle() -> None:
+            device.set_app_op(pkg, op, "default" if allowed else "allow")
+
+        root.add(w.list_row(body, y, T.text(switch_name), checked=allowed, on_click=toggle, title_rid=""))
+        y += w.ROW_H + px(48)
+        if footer_name is not None:
+            root.add(w.label((left + px(48), y, right - px(48), y + px(260)), T.text(footer_name),
+                             color=theme.TEXT_SECONDARY, size=theme.TEXT_LABEL, valign="top", max_lines=5))
         return root
 
     def _search_bar(self, device: VirtualDevice, root: View, frame: Bounds) -> Bounds:
@@ -289,7 +342,7 @@ class SettingsApp(App):
                             on_click=lambda: device.start_activity(pkg)))
         rows.append(Row("Force stop", "Running" if running else "Not running", "stop", enabled=running and
                         pkg != device.launcher_package, on_click=lambda: device.force_stop(pkg)))
-        rows.append(Row("Version", f"{app.version_name} ({app.version_code})", "info"))
+        rows.append(Row("Version", f"{device.version_name(pkg)} ({device.version_code(pkg)})", "info"))
         return "App info", rows
 
     def _page_notifications(self, device: VirtualDevice, act: Activity) -> tuple[str, list[Row]]:

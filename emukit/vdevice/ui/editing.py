@@ -26,6 +26,14 @@ KEY_CHARS: dict[int, str] = {
 }
 
 
+# The caret's blink phase: android.widget.Editor draws the cursor while
+# ``(uptimeMillis() - mShowCursor) % (2 * BLINK) < BLINK`` with ``static final int BLINK = 500`` and restarts
+# the phase (``makeBlink``: ``mShowCursor = now``) on focus, on every text change and on every cursor move
+# (aosp-mirror/platform_frameworks_base ``core/java/android/widget/Editor.java``: ``BLINK``,
+# ``shouldRenderCursor``, ``makeBlink``).
+CARET_BLINK_MS = 500
+
+
 def field_key(view: View) -> str:
     """The focus key of an editable view: its ``id_key``, or its bounds when it has none."""
     return view.id_key or f"@{view.bounds}"
@@ -100,6 +108,24 @@ class EditingMixin(abc.ABC):
         selected = self.text_menu is not None and self.text_menu[1] and self.text_menu[0] == field_key(field)
         self.text_menu = None
         return bool(selected)
+
+    def mark_caret(self, field: View) -> None:
+        """Give the focused field its caret phase for this frame (hardware mode only; the deterministic mode
+        always draws the caret). The phase restarts "visible" whenever the focused field, its text or the
+        caret position differ from the previous frame: every edit and every cursor move."""
+        device = self.device
+        if not getattr(device, "hardware", False):
+            return
+        now = device.elapsed_ms()
+        ui = device.state.ui
+        seen = (ui.focused_id, ui.cursor, field.text)
+        last = getattr(self, "_caret_seen", None)
+        if last is None or last[0] != seen:
+            self._caret_seen = (seen, now)
+            anchor = now
+        else:
+            anchor = last[1]
+        field.style.caret_visible = caret_visible_at(now - anchor)  # read by the renderer, part of its key
 
     def _focus(self, view: View) -> None:
         ui = self.device.state.ui
@@ -273,3 +299,7 @@ class EditingMixin(abc.ABC):
         else:
             self.insert_text(clip.text)
 
+
+def caret_visible_at(since_restart_ms: int) -> bool:
+    """``Editor.shouldRenderCursor``: visible in the first half of every ``2 * BLINK`` period."""
+    return since_restart_ms % (2 * CARET_BLINK_MS) < CARET_BLINK_MS

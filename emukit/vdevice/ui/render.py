@@ -343,7 +343,7 @@ class Renderer:
             lw = f.getlength(line)
             lx = x0 if s.align == "left" else (x1 - lw if s.align == "right" else (x0 + x1 - lw) / 2)
             self.draw.text((round(lx), ly), line, font=f, fill=color, anchor="la")
-        if caret_text is not None:
+        if caret_text is not None and getattr(s, "caret_visible", True):  # blink phase: editing.mark_caret
             self._caret(v, f, lines if caret_text else [(0, "")], caret_text, shift, (x0, top, x1, lh), clip)
 
     def _caret(self, v: View, f: ImageFont.FreeTypeFont, lines: list[tuple[int, str]], text: str, shift: int,

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from emukit.vdevice.ui.wm import WindowManager
 
 SYSTEMUI = "com.android.systemui"
+DEMO_ALLOWED = "sysui_demo_allowed"  # Settings.Global key (DemoModeController.DEMO_MODE_ALLOWED)
 S = table(SYSTEMUI)  # the pinned SystemUI table
 W, H = theme.SCREEN_W, theme.SCREEN_H
 SHADE_BOTTOM = H - theme.NAV_H
@@ -84,37 +85,134 @@ def icon_description(device: VirtualDevice, note: Notification) -> str:
     return S.query("status_bar_notification_icon", app=label)["descriptionStartsWith"] + f": {what or ''}"
 
 
+def demo_allowed(device: VirtualDevice) -> bool:
+    """``settings put global sysui_demo_allowed 1`` (``DemoModeController.DEMO_MODE_ALLOWED``)."""
+    return global_setting(device, DEMO_ALLOWED, "0") == "1"
+
+
+def demo_active(device: VirtualDevice) -> bool:
+    """Demo mode is on and still allowed (turning the setting off ends it: ``setIsDemoModeAllowed``)."""
+    return device.state.demo.active and demo_allowed(device)
+
+
+def demo_command(device: VirtualDevice, extras: dict[str, str]) -> None:
+    """One ``com.android.systemui.demo`` broadcast, as SystemUI's ``DemoModeController`` handles it
+    (aosp-mirror/platform_frameworks_base f5c52ca3b4f1 ``packages/SystemUI/src/com/android/systemui/demomode/
+    DemoModeController.kt`` ``dispatchDemoCommand``; the commands in 87e9b26207d2
+    ``packages/SystemUI/docs/demo_mode.md``): ignored unless demo mode is allowed; ``command`` (trimmed,
+    lower-cased) ``enter`` and ``exit`` switch it, any other command enters it first. ``clock`` takes ``hhmm``
+    or ``millis``; ``battery`` ``level`` and ``plugged``; ``network`` ``wifi``/``mobile``/``airplane``
+    (``show`` or anything else to hide) with the ``level`` (0-4) and ``datatype`` that follow them;
+    ``notifications`` ``visible`` (``false`` hides the icons)."""
+    command = extras.get("command", "").strip().lower()
+    if not command or not demo_allowed(device):
+        return
+    demo = device.state.demo
+    if command == "exit":
+        device.state.demo = type(demo)()
+        return
+    demo.active = True
+    if command == "clock":
+        if extras.get("hhmm", "").strip().isdigit():
+            demo.clock_hhmm = extras["hhmm"].strip().rjust(4, "0")[-4:]
+        elif extras.get("millis", "").strip().lstrip("-").isdigit():
+            from datetime import UTC, datetime
+
+            from emukit.vdevice.ui.clockfmt import device_tz
+
+            when = datetime.fromtimestamp(int(extras["millis"]) / 1000, UTC).astimezone(device_tz(device))
+            demo.clock_hhmm = f"{when.hour:02d}{when.minute:02d}"
+    elif command == "battery":
+        if extras.get("level", "").strip().isdigit():
+            demo.battery_level = max(0, min(100, int(extras["level"])))
+        if "plugged" in extras:
+            demo.battery_plugged = extras["plugged"].strip().lower() == "true"
+    elif command == "network":
+        network = dict(demo.network)
+        for slot in ("airplane", "wifi", "mobile"):
+            if slot in extras:
+                network[slot] = extras[slot]
+                for key in ("level", "datatype"):
+                    if key in extras:
+                        network[f"{slot}_{key}"] = extras[key]
+        demo.network = network
+    elif command == "notifications":
+        demo.notifications_visible = extras.get("visible", "true").strip().lower() != "false"
+
+
+def _clock_text(device: VirtualDevice) -> str:
+    """The status-bar clock: the device's time, or the demo clock's fixed ``hhmm``."""
+    demo = device.state.demo
+    if demo_active(device) and demo.clock_hhmm:
+        local = local_now(device)
+        fixed = local.replace(hour=int(demo.clock_hhmm[:2]) % 24, minute=int(demo.clock_hhmm[2:]) % 60)
+        return format_time(device, fixed, am_pm=False)
+    return format_time(device, am_pm=False)
+
+
+WIFI_LEVELS = ("No wifi.", "Wifi one bar.", "Wifi two bars.", "Wifi three bars.", "Wifi signal full.")
+PHONE_LEVELS = ("No phone.", "Phone one bar.", "Phone two bars.", "Phone three bars.", "Phone four bars.")
+
+
+def _level(value: str | None, default: int = 4) -> int:
+    try:
+        return max(0, min(4, int(value))) if value not in (None, "", "null") else default
+    except ValueError:
+        return default
+
+
+def _system_icons(device: VirtualDevice) -> list[tuple[str, str, str]]:
+    """(resource id, content-desc, icon) of the right-hand icons: battery, then signal (demo mode's when on)."""
+    demo = device.state.demo
+    if not demo_active(device):
+        icons = [("battery", "Battery 100 percent.", "battery")]
+        if global_setting(device, "airplane_mode_on", "0") == "1":
+            icons.append(("airplane", "Airplane mode.", "signal"))
+        else:
+            if global_setting(device, "wifi_on", "1") == "1":
+                icons.append(("wifi_signal", "Wifi signal full.", "wifi"))
+            icons.append(("mobile_signal", "Phone four bars.", "signal"))
+        return icons
+    level = 100 if demo.battery_level is None else demo.battery_level
+    icons = [("battery", f"Battery {level} percent.", "battery")]
+    net = demo.network
+    if net.get("airplane") == "show":
+        icons.append(("airplane", "Airplane mode.", "signal"))
+    if net.get("wifi", "show") == "show":
+        icons.append(("wifi_signal", WIFI_LEVELS[_level(net.get("wifi_level"))], "wifi"))
+    if net.get("mobile", "show") == "show":
+        icons.append(("mobile_signal", PHONE_LEVELS[_level(net.get("mobile_level"))], "signal"))
+    return icons
+
+
 def status_bar(device: VirtualDevice, bg: Color) -> View:
-    """Clock and notification icons on the left; signal, Wi-Fi and battery on the right."""
+    """Clock and notification icons on the left; signal, Wi-Fi and battery on the right. In SystemUI demo
+    mode: the demo clock, battery and signal, and no notification icons once demo mode hides them."""
     fg = theme.on_color(bg)
     bar_h = theme.STATUS_H
     icon = px(48)
     y0 = (bar_h - icon) // 2
     bar = View(bounds=(0, 0, W, bar_h), resource_id=_sid("status_bar"), style=Style(bg=bg))
-    bar.add(View(cls="android.widget.TextView", bounds=(px(54), 0, px(200), bar_h), text=format_time(
-        device, am_pm=False), resource_id=_sid("clock"), style=Style(fg=fg, font_size=px(38))))
+    bar.add(View(cls="android.widget.TextView", bounds=(px(54), 0, px(200), bar_h), text=_clock_text(device),
+                 resource_id=_sid("clock"), style=Style(fg=fg, font_size=px(38))))
     x = px(200)
-    for note in device.notifications()[:4]:
+    show_icons = not demo_active(device) or device.state.demo.notifications_visible
+    for note in device.notifications()[:4] if show_icons else []:
         bar.add(View(cls="android.widget.ImageView", bounds=(x, y0, x + icon, y0 + icon),
                      content_desc=icon_description(device, note),
                      style=Style(icon=note.icon, icon_color=fg, icon_size=px(40))))
         x += px(56)
-    icons = [("battery", "Battery 100 percent.", "battery")]
-    if global_setting(device, "airplane_mode_on", "0") == "1":
-        icons.append(("airplane", "Airplane mode.", "signal"))
-    else:
-        if global_setting(device, "wifi_on", "1") == "1":
-            icons.append(("wifi_signal", "Wifi signal full.", "wifi"))
-        icons.append(("mobile_signal", "Phone four bars.", "signal"))
     right = W - px(48)
-    for rid, desc, kind in icons:
+    level = device.state.demo.battery_level if demo_active(device) else None
+    battery_text = f"{100 if level is None else level}%"
+    for rid, desc, kind in _system_icons(device):
         bar.add(View(cls="android.widget.ImageView", bounds=(right - icon, y0, right, y0 + icon), resource_id=_sid(rid),
                      content_desc=desc, style=Style(icon=kind, icon_color=fg, icon_size=px(44))))
         right -= px(64)
         percent = device.state.settings.get("system", {}).get("status_bar_show_battery_percent") == "1"
         if rid == "battery" and percent:
             bar.add(View(cls="android.widget.TextView", bounds=(right - px(100), 0, right + px(8), bar_h),
-                         text="100%", resource_id=_sid("battery_percentage_view"),
+                         text=battery_text, resource_id=_sid("battery_percentage_view"),
                          style=Style(fg=fg, font_size=px(34), align="right")))
             right -= px(116)
     return bar

@@ -158,6 +158,7 @@ class WindowManager(InputMixin):
         field = app_win.find(lambda v: v.editable and field_key(v) == key)
         if field is not None:
             field.focused = True
+            self.mark_caret(field)
         return field
 
     def find_view(self, pred: Callable[[View], bool]) -> View | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from emukit.vdevice.apps.base import App, Notification
 from emukit.vdevice.apps.clock import alarms, gallery, notify, stopwatch, timer_ui
@@ -30,7 +30,7 @@ from emukit.vdevice.apps.clock.common import (
     text,
     toolbar,
 )
-from emukit.vdevice.state import Activity
+from emukit.vdevice.state import Activity, PendingAlarm
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui import widgets as w
 from emukit.vdevice.ui.clockfmt import (
@@ -76,20 +76,39 @@ class ClockApp(App):
     icon = "clock"
     icon_color = (26, 115, 232)
 
+    # AlarmInitReceiver (directBootAware) and the actions of its intent filter: LineageOS/
+    # android_packages_apps_DeskClock lineage-21.0 501626741b61 AndroidManifest.xml 173-186.
+    receivers: ClassVar[dict[str, tuple[str, ...]]] = {"com.android.deskclock.AlarmInitReceiver": (
+        "android.intent.action.BOOT_COMPLETED", "android.intent.action.LOCALE_CHANGED",
+        "android.intent.action.LOCKED_BOOT_COMPLETED", "android.intent.action.MY_PACKAGE_REPLACED",
+        "android.intent.action.TIME_SET", "android.intent.action.TIMEZONE_CHANGED")}
+
     # ------------------------------------------------------------------ lifecycle
     def on_process_start(self, device: VirtualDevice) -> None:
+        """``DeskClockApplication.onCreate``: the preferences move to device-protected storage; the timers are
+        only read (DataModel.init recomputes nothing and sets no alarm)."""
         T.migrate(device)
-        T.sync(device)
         alarms.ensure_db(device)
+
+    def on_broadcast(self, device: VirtualDevice, receiver: str, action: str | None,
+                     extras: dict[str, str]) -> None:
+        """``AlarmInitReceiver.onReceive``: TIME_SET re-anchors the timers, LOCKED_BOOT_COMPLETED carries them
+        over a reboot (AlarmInitReceiver.java 86-94); both reschedule the expiry alarm."""
+        if action == "android.intent.action.TIME_SET":
+            T.on_time_set(device)
+        elif action == "android.intent.action.LOCKED_BOOT_COMPLETED":
+            T.on_boot(device)
+
+    def on_alarm(self, device: VirtualDevice, alarm: PendingAlarm) -> None:
+        """The AlarmManager alarm's PendingIntent: ``TimerService`` with TIMER_EXPIRED."""
+        if alarm.tag == T.TIMER_EXPIRED:
+            T.on_expired_alarm(device)
 
     def on_data_cleared(self, device: VirtualDevice) -> None:
         """``pm clear`` wipes device-protected storage too, where DeskClock keeps its data."""
         host = device.fs.host(T.PREFS_PATH.split("/shared_prefs/")[0])
         if host.is_dir():
             shutil.rmtree(host)
-
-    def on_time_changed(self, device: VirtualDevice) -> None:
-        T.sync(device)
 
     def on_create(self, device: VirtualDevice, act: Activity, extras: dict[str, str]) -> None:
         tab = _tab_from(extras.get(SELECT_TAB_EXTRA))

@@ -54,7 +54,11 @@ def _note(device: VirtualDevice, key: str, state: str, timer: T.Timer, now: int,
 
 
 def timer_notifications(device: VirtualDevice) -> list[Notification]:
-    """The notifications the timers currently warrant (state comes from the file, never the process)."""
+    """The notifications the timers currently warrant (state comes from the file, never the process). A
+    force-stopped Clock has none: the system cancels a stopped package's notifications, and DeskClock posts
+    them again only when it runs."""
+    if device.package_stopped(PACKAGE):
+        return []
     timers = T.sync(device)
     now = device.elapsed_ms()
     out: list[Notification] = []

@@ -137,6 +137,6 @@ def save(device: VirtualDevice, path: str, prefs: Prefs) -> None:
     tmp = host.with_name(host.name + ".tmp")
     tmp.write_bytes(prefs.to_xml().encode())
     os.chmod(tmp, 0o660)
-    when = device.state.clock.wall_ms // 1000
+    when = device.wall_ms() // 1000  # the wall clock now (it runs in hardware mode)
     os.utime(tmp, (when, when))
     os.replace(tmp, host)

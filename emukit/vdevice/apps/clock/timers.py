@@ -15,10 +15,12 @@ elapsed-realtime ms of the last start/resume, ``Long.MIN_VALUE`` when unused), `
 ``timer_label_N`` (string) and ``delete_after_use_N`` (boolean).
 
 A running timer's remaining time is ``time_left - (elapsedRealtime - start_time)``. Nothing is cached in
-the process: every read goes to the file, so expiry also happens while the app is stopped, and a file
-rewritten by somebody else (a driver warping time) is honoured. :func:`sync` expires timers whose deadline
-passed (as DeskClock's alarm would have, at the deadline itself), re-anchors running timers when the wall
-clock was set (``date``) and carries them over a reboot by the wall clock, as DeskClock does.
+the process: every read goes to the file, so a file rewritten by somebody else (a driver warping time) is what
+the app shows next. A timer expires only as DeskClock makes it: every timer change sets an AlarmManager alarm
+for the next expiry (:func:`schedule`) and the alarm's delivery expires the timer (:func:`on_expired_alarm`);
+``am force-stop`` cancels the alarm, so a stopped Clock's timers stay "running" in the file until the app
+recomputes them: on TIME_SET (:func:`on_time_set`, the timers re-anchored) or after a reboot
+(:func:`on_boot`, carried over by the wall clock), each of which reschedules (and fires an alarm already due).
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ CE_PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/{PACKAGE}_preferences.xml"  
 UNUSED = -(2**63)  # Long.MIN_VALUE: no start time
 MINUTE_MS = 60_000
 MAX_LENGTH_MS = (99 * 3600 + 99 * 60 + 99) * 1000
+MISSED_THRESHOLD = -MINUTE_MS  # TimerModel.MISSED_THRESHOLD: a running timer this late at boot is missed
+TIMER_EXPIRED = "com.android.deskclock.action.TIMER_EXPIRED"  # TimerService.ACTION_TIMER_EXPIRED
+ALARM_TYPE = "ELAPSED_REALTIME_WAKEUP"  # TimerModel.schedulePendingIntent: setExactAndAllowWhileIdle
 
 TIMERS_LIST, NEXT_TIMER_ID = "timers_list", "next_timer_id"
 STATE, LENGTH, TOTAL_LENGTH = "timer_state_", "timer_setup_timet_", "timer_original_timet_"
@@ -203,10 +208,14 @@ def load(device: VirtualDevice) -> P.Prefs:
 
 
 def migrate(device: VirtualDevice) -> bool:
-    """``moveSharedPreferencesFrom``: at process start, a credential-encrypted copy of the preferences moves to
-    device-protected storage when that has none yet; returns whether a file moved."""
+    """``moveSharedPreferencesFrom`` at process start: a credential-encrypted copy of the preferences is copied
+    over the device-protected one (replacing it) and deleted, as ``ContextImpl.moveFiles`` does
+    (aosp-mirror/platform_frameworks_base 0018505370e3 ``core/java/android/app/ContextImpl.java``
+    ``moveFiles``/``moveSharedPreferencesFrom``: ``FileUtils.copyFileOrThrow`` onto the target, then the source
+    is deleted); returns whether a file moved. Apart from this one move at process start the app never reads
+    the credential-encrypted copy."""
     fs = device.fs
-    if not fs.host(CE_PREFS_PATH).is_file() or fs.host(PREFS_PATH).exists():
+    if not fs.host(CE_PREFS_PATH).is_file():
         return False
     fs.makedirs(PREFS_PATH.rsplit("/", 1)[0])
     os.replace(fs.host(CE_PREFS_PATH), fs.host(PREFS_PATH))
@@ -217,30 +226,81 @@ def save(device: VirtualDevice, prefs: P.Prefs) -> None:
     P.save(device, PREFS_PATH, prefs)
 
 
+def commit(device: VirtualDevice, prefs: P.Prefs) -> None:
+    """Store a timer change and update the expiry alarm, as every ``TimerModel.doUpdateTimer`` /
+    ``doRemoveTimer`` does (``updateAlarmManager``)."""
+    save(device, prefs)
+    schedule(device, read(prefs))
+
+
 def sync(device: VirtualDevice) -> list[Timer]:
-    """Read the timers, expire the ones whose deadline passed and persist that at once."""
+    """The timers as the app sees them: read from the file, nothing changed (expiry comes from the alarm)."""
+    return read(load(device))
+
+
+def next_expiring(timers: list[Timer]) -> Timer | None:
+    """The running timer that expires first (``TimerModel.updateAlarmManager``'s choice)."""
+    running = [t for t in timers if t.deadline() is not None]
+    return min(running, key=lambda t: (t.deadline(), t.id)) if running else None
+
+
+def schedule(device: VirtualDevice, timers: list[Timer] | None = None) -> None:
+    """``TimerModel.updateAlarmManager``: an exact ``ELAPSED_REALTIME_WAKEUP`` alarm for the next expiring
+    timer's expiration time, whose PendingIntent starts ``TimerService`` with action
+    ``com.android.deskclock.action.TIMER_EXPIRED``; with no running timer the alarm is cancelled
+    (LineageOS/android_packages_apps_DeskClock lineage-21.0 501626741b61 ``src/com/android/deskclock/data/
+    TimerModel.java`` 663-698 and ``schedulePendingIntent`` 838-841, ``timer/TimerService.java`` 58-59, 68-73).
+    An alarm already due fires at once."""
+    first = next_expiring(sync(device) if timers is None else timers)
+    if first is None:
+        device.cancel_alarms(PACKAGE, TIMER_EXPIRED)
+    else:
+        device.set_alarm(PACKAGE, TIMER_EXPIRED, int(first.deadline()), ALARM_TYPE)  # type: ignore[arg-type]
+
+
+def on_expired_alarm(device: VirtualDevice) -> None:
+    """``TimerService`` handling ``TIMER_EXPIRED``: ``TimerModel.expireTimer`` for the timer the alarm was set
+    for, then the alarm moves on to the next one (TimerService.java 157-160, TimerModel.java 242-256)."""
     prefs = load(device)
-    timers = read(prefs)
     now, wall = clocks(device)
-    changed = False
-    out = []
-    for t in timers:
-        new = t
-        if new.state in TICKING and new.last_start != UNUSED:
-            if new.last_start > now:
-                new = after_reboot(new, now, wall)
-            elif _moved_apart(new, now, wall):
-                new = after_time_set(new, now, wall)
-        deadline = new.deadline()
-        if deadline is not None and deadline <= now:
-            new = expire(new, now, wall)
-        if new != t:
-            write(prefs, new)
-            changed = True
-        out.append(new)
-    if changed:
-        save(device, prefs)
-    return out
+    first = next_expiring(read(prefs))
+    if first is None or first.deadline() > now:  # type: ignore[operator]
+        schedule(device)
+        return
+    write(prefs, expire(first, now, wall))
+    commit(device, prefs)
+
+
+def on_time_set(device: VirtualDevice) -> None:
+    """``AlarmInitReceiver`` on TIME_SET: ``DataModel.updateAfterTimeSet`` re-anchors every running, expired or
+    missed timer at the current clocks with the same time left, and each update reschedules the expiry alarm
+    (AlarmInitReceiver.java 86-94, TimerModel.java 331-343 and 652-655, ``Timer.updateAfterTimeSet``)."""
+    prefs = load(device)
+    now, wall = clocks(device)
+    for t in read(prefs):
+        write(prefs, after_time_set(t, now, wall))
+    commit(device, prefs)
+
+
+def on_boot(device: VirtualDevice) -> None:
+    """``AlarmInitReceiver`` on LOCKED_BOOT_COMPLETED: ``updateAfterReboot`` carries each timer over by the
+    wall clock and marks a running one that is over a minute late as missed (``MISSED_THRESHOLD``,
+    TimerModel.java 63 and 644-650; AlarmInitReceiver.java 54 and 88-89)."""
+    prefs = load(device)
+    now, wall = clocks(device)
+    for t in read(prefs):
+        new = after_reboot(t, now, wall)
+        if new.state == State.RUNNING and new.remaining_at(now) < MISSED_THRESHOLD:
+            new = miss(new, now, wall)
+        write(prefs, new)
+    commit(device, prefs)
+
+
+def miss(t: Timer, now: int, wall: int) -> Timer:
+    """``Timer.miss``: state missed, the overrun kept."""
+    if t.state in (State.RESET, State.MISSED):
+        return t
+    return replace(t, state=State.MISSED, last_start=now, last_wall=wall, remaining=min(0, t.remaining_at(now)))
 
 
 def get(device: VirtualDevice, tid: int) -> Timer | None:
@@ -250,7 +310,6 @@ def get(device: VirtualDevice, tid: int) -> Timer | None:
 def create(device: VirtualDevice, length_ms: int, label: str = "", delete_after_use: bool = False,
            running: bool = True) -> int:
     """``TimerModel.addTimer`` (+ ``startTimer``): a new timer under ``next_timer_id``; returns its id."""
-    sync(device)
     prefs = load(device)
     tid = prefs.get_int(NEXT_TIMER_ID, 0)
     prefs.put_int(NEXT_TIMER_ID, tid + 1)
@@ -259,7 +318,7 @@ def create(device: VirtualDevice, length_ms: int, label: str = "", delete_after_
     if running:
         timer = start(timer, *clocks(device))
     write(prefs, timer)
-    save(device, prefs)
+    commit(device, prefs)
     return tid
 
 
@@ -280,7 +339,7 @@ def update(device: VirtualDevice, tid: int, action: str) -> None:
         if new == timer:
             return
         write(prefs, new)
-    save(device, prefs)
+    commit(device, prefs)
 
 
 def set_label(device: VirtualDevice, tid: int, label: str) -> None:
@@ -289,7 +348,7 @@ def set_label(device: VirtualDevice, tid: int, label: str) -> None:
         return
     prefs = load(device)
     write(prefs, replace(timer, label=label))
-    save(device, prefs)
+    commit(device, prefs)
 
 
 # ---------------------------------------------------------------------- formatting

@@ -5,9 +5,9 @@ One activity (MainActivity, sliding_music_panel_layout.xml): the navigation host
 Now playing when expanded) and the bottom navigation on the library's tabs. Persistent state is written by
 :mod:`store`, the library is scanned by :mod:`library`, playback lives in :mod:`playback`.
 
-Not modelled: the first start's WhatsNew bottom sheet (MainActivity.kt:56, WhatsNewFragment.showChangeLog)
-and the redirect to PermissionActivity when READ_MEDIA_AUDIO / POST_NOTIFICATIONS are not granted
-(AbsSlidingMusicPanelActivity.kt:206-209, AbsMusicServiceActivity.kt:184-194).
+In hardware mode the app is installed from its stand-in and starts as the real build does (:mod:`.firstrun`):
+PermissionActivity until READ_MEDIA_AUDIO and POST_NOTIFICATIONS are granted, then the What's New bottom sheet
+once per version. The deterministic device's app starts past both.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.base import VIRTUAL_BUILD, App, Notification
 from emukit.vdevice.apps.music import actions as a
-from emukit.vdevice.apps.music import icons, library, playback, store
+from emukit.vdevice.apps.music import firstrun, icons, library, playback, store
 from emukit.vdevice.apps.music import playlists as pl
 from emukit.vdevice.apps.music.const import MAIN_ACTIVITY, PKG, T, app_data
 from emukit.vdevice.apps.music.overlays import dialog, popup
@@ -58,15 +58,30 @@ class MusicApp(App):
     version_name = f"{T.build.version_name}-{VIRTUAL_BUILD}"
     version_code = T.build.version_code or 0
     launcher_activity = MAIN_ACTIVITY
-    activities = (MAIN_ACTIVITY,)
+    activities = (MAIN_ACTIVITY, firstrun.PERMISSION_ACTIVITY)
     icon = "music"
     icon_color = ACCENT
+    downloaded = True
+    # AndroidManifest.xml:5-34: the runtime permissions it requests on API 34 (READ_EXTERNAL_STORAGE has
+    # maxSdkVersion 32, WRITE_EXTERNAL_STORAGE 29; SCHEDULE_EXACT_ALARM and WRITE_SETTINGS are app-ops)
+    runtime_permissions = (firstrun.READ_MEDIA_AUDIO, firstrun.POST_NOTIFICATIONS, firstrun.BLUETOOTH_CONNECT)
+    min_sdk, target_sdk = 21, 34  # app/build.gradle:12-13
 
     # ------------------------------------------------------------------ lifecycle
     def on_create(self, device: VirtualDevice, act: Activity, extras: dict[str, str]) -> None:
         """A fresh MainActivity shows the library on the Songs tab."""
+        if act.activity.endswith("PermissionActivity"):
+            return
         act.state.setdefault("nav", [{"s": "library"}])
         act.state.setdefault("tab", "songs")
+        firstrun.main_created(device, act)
+
+    def on_resume(self, device: VirtualDevice, act: Activity) -> None:
+        if not act.activity.endswith("PermissionActivity"):
+            firstrun.main_resumed(device, act)
+
+    def on_permissions_result(self, device: VirtualDevice, act: Activity, code: int, results: dict[str, bool]) -> None:
+        firstrun.on_permissions_result(device, act, code, results)
 
     def on_process_start(self, device: VirtualDevice) -> None:
         """Cold start: create the databases, scan the library, restore the queue and the playlists."""
@@ -78,6 +93,11 @@ class MusicApp(App):
     def on_back(self, device: VirtualDevice, act: Activity) -> bool:
         """BACK closes a menu or dialog, then the expanded panel (handleBackPress), then the top destination;
         on the library it leaves the app."""
+        if act.activity.endswith("PermissionActivity"):
+            return firstrun.permission_back(device, act)
+        if act.state.get("changelog"):
+            act.state.pop("changelog")
+            return True
         ui = Ui(device, act, (0, 0, 0, 0))
         if act.state.get("menu") or act.state.get("dialog"):
             ui.close_overlays()
@@ -119,6 +139,8 @@ class MusicApp(App):
     # ------------------------------------------------------------------ screens
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
         """The destination, the sliding panel and the bottom navigation, with the open menu or dialog."""
+        if act.activity.endswith("PermissionActivity"):
+            return firstrun.build_permission(device, act, frame)
         ui = Ui(device, act, frame)
         _prune(ui)
         root = w.screen(frame, rid=T.rid("main_content"))
@@ -147,6 +169,8 @@ class MusicApp(App):
             root.add(dialog(ui, dlg))
         elif menu:
             root.add(popup(ui, menu))
+        if act.state.get("changelog"):
+            root.add(firstrun.changelog_sheet(device, act, frame))
         return root
 
     def gallery_scenes(self, device: VirtualDevice) -> Iterator[str]:

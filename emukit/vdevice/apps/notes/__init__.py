@@ -10,11 +10,12 @@
 Persistent state is the notebook's files and ``shared_prefs/app.xml``; an open document's unsaved text is the
 activity's state until it pauses (see :mod:`.document`). The clipboard is the device's clipboard service.
 
-Not modelled: the first-start IntroActivity (five AppIntro slides, then DONE; ``MainActivity.onResume`` ->
-``IntroActivity.optStart``) and the all-files-access request (``StoragePermissionActivity.requestPermissions``
-from ``MainActivity.onResume`` and ``DocumentActivity.onCreate``), which android_world clicks through once
-after installing (``android_world/env/setup_device/apps.py:235-262``); the virtual app starts as if both were
-done.
+In hardware mode the app is installed from its stand-in and shows what the real build shows first
+(:mod:`.firstrun`): IntroActivity (five AppIntro slides, NEXT x4, DONE), then the all-files access request
+(StoragePermissionActivity's dialog, OK, Settings' "Allow access to manage all files"), then the changelog
+dialog (OK), which android_world clicks through once after installing
+(``android_world/env/setup_device/apps.py:235-262``). Without all-files access the notebook lists nothing and
+writes nothing (:mod:`.storage`). The deterministic device's Markor starts past all of it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from emukit.vdevice.apps.base import VIRTUAL_BUILD, App
-from emukit.vdevice.apps.notes import document, notebook, storage
+from emukit.vdevice.apps.notes import document, firstrun, notebook, storage
 from emukit.vdevice.apps.notes.storage import T
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui.view import Bounds, View
@@ -41,6 +42,14 @@ def _is_document(act: Activity) -> bool:
     return act.activity.endswith("DocumentActivity")
 
 
+def _is_intro(act: Activity) -> bool:
+    return act.activity.endswith("IntroActivity")
+
+
+def _is_storage(act: Activity) -> bool:
+    return act.activity.endswith("StoragePermissionActivity")
+
+
 class NotesApp(App):
     """Markor: the notebook list, the editor and the viewer over the Markdown files of the notebook folder."""
 
@@ -49,17 +58,34 @@ class NotesApp(App):
     version_name = f"{T.build.version_name}-{VIRTUAL_BUILD}"
     version_code = T.build.version_code or 0
     launcher_activity = MAIN
-    activities = (MAIN, DOCUMENT)
+    activities = (MAIN, DOCUMENT, firstrun.INTRO, firstrun.STORAGE_PERMISSION)
     icon = "edit_note"
     icon_color = (0, 150, 136)
+    downloaded = True
+    # AndroidManifest.xml:18-23: the runtime permissions among its uses-permission (MANAGE_EXTERNAL_STORAGE,
+    # line 26, is an app-op permission, granted in Settings)
+    runtime_permissions = ("android.permission.WRITE_EXTERNAL_STORAGE", "android.permission.READ_EXTERNAL_STORAGE",
+                           "android.permission.RECORD_AUDIO")
+    min_sdk, target_sdk = 16, 33  # app/build.gradle:16, 33 (targetSdk = compileSdk 33, build.gradle:17)
 
     def on_create(self, device: VirtualDevice, act: Activity, extras: dict[str, str]) -> None:
         if _is_document(act):
             document.on_create(device, act, extras)
+            if device.hardware:
+                act.state["check_storage"] = True  # DocumentActivity.onCreate -> requestPermissions
+        elif act.activity.endswith("MainActivity"):
+            firstrun.main_created(device, act)
 
     def on_back(self, device: VirtualDevice, act: Activity) -> bool:
+        if _is_intro(act):
+            return firstrun.intro_back(device, act)
+        if _is_storage(act):
+            return firstrun.storage_back(device, act)
         if _is_document(act):
             return document.on_back(device, act)
+        if act.state.get("changelog"):
+            act.state.pop("changelog")
+            return True
         return notebook.on_back(device, act)
 
     def on_pause(self, device: VirtualDevice, act: Activity) -> None:
@@ -69,8 +95,15 @@ class NotesApp(App):
 
     def on_resume(self, device: VirtualDevice, act: Activity) -> None:
         """The activity ``act`` is in front again."""
-        if _is_document(act):
+        if _is_storage(act):
+            firstrun.storage_resumed(device, act)
+        elif _is_document(act):
+            if act.state.pop("check_storage", False) and not firstrun.has_storage_access(device):
+                firstrun.request_storage(device, act)
+                return
             document.on_resume(device, act)
+        elif act.activity.endswith("MainActivity"):
+            firstrun.main_resumed(device, act)
 
     def on_process_stop(self, device: VirtualDevice) -> None:
         """Force-stop: a document in the background had paused, and so saved, when it went there; the one in
@@ -83,7 +116,14 @@ class NotesApp(App):
     def build(self, device: VirtualDevice, act: Activity, frame: Bounds) -> View:
         if _is_document(act):
             return document.build(device, act, frame)
-        return notebook.build(device, act, frame)
+        if _is_intro(act):
+            return firstrun.build_intro(device, act, frame)
+        if _is_storage(act):
+            return firstrun.build_storage(device, act, frame)
+        root = notebook.build(device, act, frame)
+        if act.state.get("changelog"):
+            root.add(firstrun.changelog_dialog(device, act, frame))
+        return root
 
     def gallery_scenes(self, device: VirtualDevice) -> Iterator[str]:
         from emukit.vdevice.apps.notes.gallery import scenes

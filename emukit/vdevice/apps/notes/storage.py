@@ -8,6 +8,13 @@ android_world (``android_world/env/device_constants.py:32``) and every emukit wr
 push files to ``Documents/Markor`` and Markor lists them), so both spellings name one folder there; this
 virtual device's filesystem is case-sensitive, so everything here uses android_world's spelling.
 
+Shared storage needs all-files access (the app-op MANAGE_EXTERNAL_STORAGE, ``Environment.
+isExternalStorageManager``): without it the files others put there (``adb push``, other apps) are invisible to
+Markor's File API under scoped storage, so a folder lists as empty (``File.listFiles`` returns nothing,
+GsFileBrowserListAdapter shows the empty hint) and reads and writes fail. The real app never stays there: its
+activities send the user to StoragePermissionActivity first (:mod:`.firstrun`). The deterministic device's
+Markor always has the access.
+
 Markor does not create the notebook folder itself (no ``mkdirs`` of it in the app); an absent folder lists
 as empty. Settings live in ``shared_prefs/app.xml`` (``GsSharedPreferencesPropertyBackend.SHARED_PREF_APP``):
 the per-document view-mode state ``PREF_PREFIX_PREVIEW_STATE<path>`` and the new-file dialog's last used
@@ -63,7 +70,14 @@ def _stamp(device: VirtualDevice, path: str) -> None:
         os.utime(device.fs.host(path), ns=(ns, ns))
 
 
+def accessible(device: VirtualDevice) -> bool:
+    """All-files access: what every read, listing and write of shared storage needs."""
+    return device.app_op_allowed(PACKAGE, "MANAGE_EXTERNAL_STORAGE")
+
+
 def exists(device: VirtualDevice, path: str) -> bool:
+    if not accessible(device):
+        return False
     try:
         return device.fs.host(path).exists()
     except OSError:
@@ -74,6 +88,8 @@ def listing(device: VirtualDevice, folder: str) -> list[Entry]:
     """The folder's entries as the notebook lists them: dotfiles hidden, sorted by lower-cased name, folders
     first (``GsFileUtils.sortFiles`` with SORT_BY_NAME and folder-first, the defaults)."""
     out: list[Entry] = []
+    if not accessible(device):
+        return out
     try:
         with os.scandir(device.fs.host(folder)) as it:
             for item in it:
@@ -107,6 +123,8 @@ def file_stamp(device: VirtualDevice, path: str) -> list[int]:
 
 def read_text(device: VirtualDevice, path: str) -> str:
     """The document's text (UTF-8; undecodable bytes shown as U+FFFD); empty if the file is gone."""
+    if not accessible(device):
+        return ""
     try:
         return device.fs.read_bytes(path).decode("utf-8", errors="replace")
     except OSError:
@@ -114,7 +132,9 @@ def read_text(device: VirtualDevice, path: str) -> str:
 
 
 def write_text(device: VirtualDevice, path: str, text: str) -> None:
-    """Write the document to disk now (recreating a file deleted meanwhile)."""
+    """Write the document to disk now (recreating a file deleted meanwhile); nothing without access."""
+    if not accessible(device):
+        return
     existed = exists(device, path)
     device.fs.write_bytes(path, text.encode("utf-8"))
     _stamp(device, path)
@@ -136,7 +156,7 @@ def create_file(device: VirtualDevice, path: str) -> None:
 
 
 def create_folder(device: VirtualDevice, path: str) -> None:
-    if not exists(device, path):
+    if accessible(device) and not exists(device, path):
         device.fs.makedirs(path)
         _stamp(device, path)
         _stamp(device, posixpath.dirname(path))
@@ -145,7 +165,7 @@ def create_folder(device: VirtualDevice, path: str) -> None:
 def rename(device: VirtualDevice, old: str, new_name: str) -> bool:
     """Rename ``old`` within its folder; False when the target exists or the name is empty."""
     new_name = new_name.strip()
-    if not new_name or any(c in DISALLOWED for c in new_name):
+    if not accessible(device) or not new_name or any(c in DISALLOWED for c in new_name):
         return False
     folder = posixpath.dirname(old)
     src, dst = device.fs.host(old), device.fs.host(posixpath.join(folder, new_name))
@@ -158,6 +178,8 @@ def rename(device: VirtualDevice, old: str, new_name: str) -> bool:
 
 def delete(device: VirtualDevice, paths: list[str]) -> None:
     """Delete the selected files and folders (folders recursively, like WrMarkorSingleton.deleteSelectedItems)."""
+    if not accessible(device):
+        return
     for path in paths:
         host = device.fs.host(path)
         if host.is_dir() and not host.is_symlink():

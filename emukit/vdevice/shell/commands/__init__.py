@@ -7,6 +7,7 @@ package managers, dumpsys, screen/input, sqlite3.
 
 from emukit.vdevice.shell.commands import (  # noqa: F401  (imported for their registrations)
     activity,
+    appops,
     builtins,
     copymove,
     datecmd,

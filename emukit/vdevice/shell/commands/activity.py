@@ -20,6 +20,8 @@ FLAG_NEW_TASK = 0x10000000
 # ``--include-stopped-packages`` -> Intent.FLAG_INCLUDE_STOPPED_PACKAGES (``Intent.parseCommandArgs``,
 # aosp-mirror/platform_frameworks_base 426c31323cb8 core/java/android/content/Intent.java), shown in "flg="
 FLAG_INCLUDE_STOPPED_PACKAGES = 0x20
+# SystemUI demo mode's broadcast action (frameworks/base packages/SystemUI/docs/demo_mode.md)
+DEMO_ACTION = "com.android.systemui.demo"
 
 _VALUE_EXTRAS = {"--es": str, "-e": str, "--ei": int, "--el": int, "--ef": float, "--ed": float,
                  "--eu": str, "--ecn": str, "--eia": str, "--eial": str, "--ela": str, "--elal": str,
@@ -178,13 +180,16 @@ def am(ctx: Ctx) -> int:
         for pkg in pkgs:
             if sub == "kill" and ctx.device.state.back_stack and ctx.device.top.package == pkg:
                 continue  # the foreground app is not killable
-            ctx.device.force_stop(pkg)
+            if sub == "kill":
+                ctx.device.kill_process(pkg)  # no stopped state, alarms kept
+            else:
+                ctx.device.force_stop(pkg)
         return 0
     if sub == "kill-all":
         top = ctx.device.top.package
         for pkg in list(ctx.device.state.running):
             if pkg not in (top, ctx.device.launcher_package):
-                ctx.device.force_stop(pkg)
+                ctx.device.kill_process(pkg)
         return 0
     if sub == "broadcast":
         return _am_broadcast(ctx, parse_intent(args))
@@ -249,13 +254,28 @@ def _has_activity(app: object, cls: str) -> bool:
 
 
 def _am_broadcast(ctx: Ctx, intent: Intent) -> int:
+    """``am broadcast``: the media scanner, SystemUI's demo mode and the apps' manifest receivers.
+
+    Delivery to a package in the stopped state needs ``--include-stopped-packages`` (see
+    ``VirtualDevice.send_broadcast``); without it the broadcast completes with nobody receiving it, as on a
+    device."""
+    device = ctx.device
     ctx.write(f"Broadcasting: {intent.short(0x400000)}\n")
     if intent.action == MEDIA_SCAN and intent.data:
-        hook = getattr(ctx.device, "media_scan", None)
+        hook = getattr(device, "media_scan", None)
         if callable(hook):
             parsed = urllib.parse.urlparse(intent.data)
             path = urllib.parse.unquote(parsed.path) if parsed.scheme == "file" else intent.data
             hook(path)
+    elif intent.action == DEMO_ACTION:
+        from emukit.vdevice.ui.systemui import demo_command
+
+        demo_command(device, dict(intent.extras))
+    else:
+        send = getattr(device, "send_broadcast", None)
+        if callable(send):
+            send(intent.action, component=intent.component, package=intent.package,
+                 include_stopped=bool(intent.flags & FLAG_INCLUDE_STOPPED_PACKAGES), extras=dict(intent.extras))
     ctx.write("Broadcast completed: result=0\n")
     return 0
 

@@ -11,7 +11,6 @@ from emukit.vdevice.shell.commands.datecmd import format_time
 from emukit.vdevice.shell.commands.fsutil import app_uid
 from emukit.vdevice.shell.commands.packages import apk_path, is_system
 from emukit.vdevice.shell.commands.procs import pid_of
-from emukit.vdevice.state import DEFAULT_WALL_MS
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
@@ -140,11 +139,17 @@ def _dump_activity_top(ctx: Ctx) -> str:
 
 
 def _dump_package(ctx: Ctx, args: list[str]) -> str | None:
+    """``dumpsys package [PKG]`` as Settings.dumpPackageLPr prints it on API 34 (frameworks/base
+    ``services/core/java/com/android/server/pm/Settings.java``, read from yaap/frameworks_base@3ddcaa00537a,
+    leaving out the fields later releases added: quarantined, archive state): versionCode/minSdk/targetSdk,
+    versionName, timeStamp and lastUpdateTime for the package, then per user the state line (``stopped=`` the
+    stopped state), ``installReason``, ``firstInstallTime``, ``uninstallReason`` and ``runtime permissions:``
+    with one ``NAME: granted=true|false, flags=[ ...]`` line per runtime permission the manifest requests
+    (dumpRuntimePermissionsLPr)."""
     device = ctx.device
     names = [a for a in args if not a.startswith("-") and a != "packages"]
     if names and names[0] not in device.apps:
         return None
-    stamp = format_time(device, DEFAULT_WALL_MS / 1000, "%Y-%m-%d %H:%M:%S", utc=True)
     out: list[str] = []
     pkgs = names[:1] or sorted(device.apps)
     if names:
@@ -159,20 +164,31 @@ def _dump_package(ctx: Ctx, args: list[str]) -> str | None:
         app = device.apps[pkg]
         flags = ("SYSTEM " if is_system(app) else "") + "HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP"
         code = apk_path(pkg).rsplit("/", 1)[0]
+        first, last = device.install_times(pkg)
+        first_s, last_s = (format_time(device, t, "%Y-%m-%d %H:%M:%S", utc=True) for t in (first, last))
+        if device.hardware:
+            stopped = device.package_stopped(pkg)
+        else:
+            stopped = pkg not in device.state.running
         out += [f"  Package [{pkg}] ({_hash('pk' + pkg)}):", f"    userId={app_uid(device, pkg)}",
                 f"    pkg=Package{{{_hash('pg' + pkg)} {pkg}}}", f"    codePath={code}",
                 f"    resourcePath={code}", f"    legacyNativeLibraryDir={code}/lib", "    primaryCpuAbi=null",
-                (f"    versionCode={app.version_code} minSdk={getattr(app, 'min_sdk', 28)} "
+                (f"    versionCode={device.version_code(pkg)} minSdk={getattr(app, 'min_sdk', 28)} "
                 f"targetSdk={getattr(app, 'target_sdk', 34)}"),
-                f"    versionName={app.version_name}", "    splits=[base]", "    apkSigningVersion=3",
-                f"    flags=[ {flags} ]", f"    timeStamp={stamp}", f"    firstInstallTime={stamp}",
-                f"    lastUpdateTime={stamp}",
+                f"    versionName={device.version_name(pkg)}", "    splits=[base]", "    apkSigningVersion=3",
+                f"    flags=[ {flags} ]", f"    timeStamp={last_s}", f"    lastUpdateTime={last_s}",
                 (f"    signatures=PackageSignatures{{{_hash('s' + pkg)} version:3, "
                 f"signatures:[{_hash('sig' + pkg)}], past signatures:[]}}"),
                 "    installPermissionsFixed=true", f"    pkgFlags=[ {flags} ]",
                 (f"    User 0: ceDataInode={1000 + app_uid(device, pkg)} installed=true hidden=false suspended=false "
-                f"distractionFlags=0 stopped={str(pkg not in device.state.running).lower()} notLaunched=false "
-                "enabled=0 instant=false virtual=false"), "      runtime permissions:"]
+                f"distractionFlags=0 stopped={str(stopped).lower()} notLaunched=false "
+                "enabled=0 instant=false virtual=false"),
+                "      installReason=0", f"      firstInstallTime={first_s}", "      uninstallReason=0",
+                "      runtime permissions:"]
+        for perm in app.runtime_permissions:
+            granted = str(device.permission_granted(pkg, perm)).lower()
+            out.append(f"        {perm}: granted={granted}, flags=[ USER_SENSITIVE_WHEN_GRANTED|"
+                       "USER_SENSITIVE_WHEN_DENIED]")
     return "\n".join(out) + "\n"
 
 
@@ -215,12 +231,94 @@ def _dump_power(ctx: Ctx) -> str:
             f"  mHoldingDisplaySuspendBlocker={str(on).lower()}\n\nDisplay Power: state={'ON' if on else 'OFF'}\n")
 
 
+ALARM_TYPES = {"RTC_WAKEUP": (0, "RTC_WAKEUP"), "RTC": (1, "RTC"), "ELAPSED_REALTIME_WAKEUP": (2, "ELAPSED_WAKEUP"),
+               "ELAPSED_REALTIME": (3, "ELAPSED")}  # AlarmManager type -> (int, Alarm.typeToString)
+
+
+def format_duration(ms: int) -> str:
+    """``TimeUtils.formatDuration(long)``: ``+8m0s0ms``, ``-1s500ms``, ``0``; once a unit is printed every
+    smaller one is too, milliseconds always."""
+    if ms == 0:
+        return "0"
+    sign, rest = ("+" if ms > 0 else "-"), abs(ms)
+    days, rest = divmod(rest, 86_400_000)
+    hours, rest = divmod(rest, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    seconds, millis = divmod(rest, 1000)
+    out, started = sign, False
+    for value, unit in ((days, "d"), (hours, "h"), (minutes, "m"), (seconds, "s")):
+        if started or value:
+            out += f"{value}{unit}"
+            started = True
+    return out + f"{millis}ms"
+
+
 def _dump_alarm(ctx: Ctx) -> str:
+    """``dumpsys alarm`` as Android 14's AlarmManagerService prints its header and its LazyAlarmStore's pending
+    alarms: ``N pending alarms:``, then per alarm (soonest first) ``<TYPE> #i: Alarm{hash type T origWhen W
+    whenElapsed E pkg}`` and ``Alarm.dump``'s ``tag=*walarm*:<action>``, ``type=... origWhen=... window=...``,
+    ``policyWhenElapsed: ...``, ``whenElapsed=... maxWhenElapsed=...`` and ``operation=...`` lines, times on
+    the elapsed clock printed relative to now (``TimeUtils.formatDuration(when, now)``), RTC ones as dates
+    (aosp-mirror/platform_frameworks_base eba0cb7723bc ``apex/jobscheduler/service/java/com/android/server/
+    alarm/Alarm.java`` ``makeTag``/``toString``/``typeToString``/``dump``; 42f3da9f8916 ``LazyAlarmStore.java``
+    ``dump``). DeskClock's exact alarms carry FLAG_ALLOW_WHILE_IDLE|FLAG_STANDALONE (0x9) and no window."""
     device = ctx.device
     wall = device.wall_ms()
+    now = device.elapsed_ms()
     when = format_time(device, wall / 1000, "%Y-%m-%d %H:%M:%S") + f".{wall % 1000:03d}"
-    return (f"Current Alarm Manager state:\n  nowRTC={wall}={when} nowELAPSED={device.elapsed_ms()}\n"
-            f"  mLastTimeChangeClockTime={wall}\n  Next wake from idle: null\n\n  Pending alarm batches: 0\n")
+    lines = ["Current Alarm Manager state:", f"  nowRTC={wall}={when} nowELAPSED={now}",
+             f"  mLastTimeChangeClockTime={wall}", "  Next wake from idle: null", ""]
+    alarms = sorted(device.state.alarms, key=lambda a: _alarm_elapsed(device, a, wall, now))
+    lines.append(f"  {len(alarms)} pending alarms: ")
+    for i, alarm in enumerate(alarms):
+        number, label = ALARM_TYPES.get(alarm.type, (2, "ELAPSED_WAKEUP"))
+        elapsed = _alarm_elapsed(device, alarm, wall, now)
+        wakeup = alarm.type.endswith("_WAKEUP")
+        ident = _hash("alarm" + alarm.package + alarm.tag)
+        if alarm.type.startswith("RTC"):
+            orig = format_time(device, alarm.when_ms / 1000, "%Y-%m-%d %H:%M:%S") + f".{alarm.when_ms % 1000:03d}"
+        else:
+            orig = format_duration(alarm.when_ms - now)
+        rel = format_duration(elapsed - now)
+        policies = " ".join(f"{name}={rel if name == 'requester' else format_duration(0 - now)}"
+                            for name in ("requester", "app_standby", "device_idle", "battery_saver", "tare"))
+        lines += [(f"    {label} #{i}: Alarm{{{ident} type {number} origWhen {alarm.when_ms} whenElapsed {elapsed} "
+                  f"{alarm.package}}}"),
+                  f"      tag={'*walarm*:' if wakeup else '*alarm*:'}{alarm.tag}",
+                  (f"      type={label} origWhen={orig} window=0 exactAllowReason=policy_permission "
+                  "repeatInterval=0 count=0 flags=0x9"),
+                  f"      policyWhenElapsed: {policies}",
+                  f"      whenElapsed={rel} maxWhenElapsed={rel}",
+                  (f"      operation=PendingIntent{{{_hash('pi' + alarm.tag)}: PendingIntentRecord{{"
+                  f"{_hash('pir' + alarm.tag)} {alarm.package} startService}}}}")]
+    return "\n".join(lines) + "\n"
+
+
+def _alarm_elapsed(device: VirtualDevice, alarm: object, wall: int, now: int) -> int:
+    when = alarm.when_ms  # type: ignore[attr-defined]
+    return when - wall + now if alarm.type.startswith("RTC") else when  # type: ignore[attr-defined]
+
+
+def _dump_systemui_service(ctx: Ctx) -> str:
+    """``dumpsys activity service com.android.systemui/.SystemUIService``: the service record line and, from
+    the SystemUI dump, ``DemoModeController``'s own section (``isInDemoMode``, ``isDemoModeAllowed``:
+    DemoModeController.kt ``dump``, aosp-mirror/platform_frameworks_base f5c52ca3b4f1) followed by what the
+    demo status bar shows (clock, battery, network, notification icons)."""
+    from emukit.vdevice.ui.systemui import SYSTEMUI, demo_active, demo_allowed
+
+    device = ctx.device
+    demo = device.state.demo
+    active = demo_active(device)
+    lines = [f"SERVICE {SYSTEMUI}/.SystemUIService {_hash('sysui')} pid={pid_of(device, SYSTEMUI)} user=0",
+             "  Client:", "    DemoModeController state -", f"      isInDemoMode={str(active).lower()}",
+             f"      isDemoModeAllowed={str(demo_allowed(device)).lower()}"]
+    if active:
+        network = ",".join(f"{k}={v}" for k, v in sorted(demo.network.items()))
+        lines += [f"      clock={demo.clock_hhmm or ''}",
+                  (f"      battery level={'' if demo.battery_level is None else demo.battery_level} "
+                  f"plugged={str(demo.battery_plugged).lower()}"),
+                  f"      network={{{network}}}", f"      notifications visible={str(demo.notifications_visible).lower()}"]
+    return "\n".join(lines) + "\n"
 
 
 def _dump_input_method(ctx: Ctx) -> str:
@@ -263,7 +361,10 @@ def dumpsys(ctx: Ctx) -> int:
         ctx.write(_dump_window(ctx))
     elif service == "activity":
         sub = rest[0] if rest else "activities"
-        ctx.write(_dump_activity_top(ctx) if sub == "top" else _dump_activities(ctx))
+        if sub == "service" and len(rest) > 1 and rest[1].split("/")[-1].lstrip(".").endswith("SystemUIService"):
+            ctx.write(_dump_systemui_service(ctx))
+        else:
+            ctx.write(_dump_activity_top(ctx) if sub == "top" else _dump_activities(ctx))
     elif service == "package":
         text = _dump_package(ctx, rest)
         if text is None:

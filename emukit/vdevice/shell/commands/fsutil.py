@@ -64,8 +64,11 @@ def fmt_time(device: VirtualDevice, secs: float, fmt: str) -> str:
 
 
 def app_uid(device: VirtualDevice, package: str) -> int:
-    names = sorted(device.apps)
-    return 10100 + names.index(package) if package in device.apps else 10099
+    """The package's app uid: numbered over every app the device knows, installed or not, so installing
+    one app never renumbers the others."""
+    known = getattr(device, "known_apps", device.apps)
+    names = sorted(known)
+    return 10100 + names.index(package) if package in known else 10099
 
 
 def id_name(device: VirtualDevice, uid: int) -> str:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 STANDARD_DATA_DIRS = ("shared_prefs", "databases", "files")
 LATIN_IME = "com.android.inputmethod.latin/.LatinIME"
-SERVICES = ("activity", "alarm", "battery", "display", "input", "input_method", "notification", "package",
+SERVICES = ("activity", "alarm", "appops", "battery", "display", "input", "input_method", "notification", "package",
             "power", "settings", "statusbar", "window")
 
 
@@ -69,6 +69,8 @@ def pm(ctx: Ctx) -> int:
             ctx.ewrite(f"Exception occurred while executing '{sub}':\n"
                        f"java.lang.IllegalArgumentException: Unknown package: {args[0]}\n")
             return 255
+        if sub in ("grant", "revoke") and device.hardware:
+            return _grant(ctx, sub, args)
         return 0
     if sub in ("enable", "disable", "disable-user", "default-state"):
         if not args or args[-1] not in device.apps:
@@ -82,12 +84,14 @@ def pm(ctx: Ctx) -> int:
         return ctx.run(["dumpsys", "package"] + args)
     if sub == "resolve-activity":
         return _resolve_activity(ctx, args)
-    if sub in ("install", "install-create", "install-write", "install-commit", "install-existing"):
-        ctx.write("Failure [INSTALL_FAILED_INTERNAL_ERROR: APK installs are not supported on the virtual device]\n")
+    if sub == "install":
+        return _install(ctx, args)
+    if sub in ("install-create", "install-write", "install-commit", "install-existing"):
+        ctx.write(f"Failure [INSTALL_FAILED_INTERNAL_ERROR: pm {sub} is not supported here; use pm install "
+                  "PATH]\n")
         return 1
     if sub == "uninstall":
-        ctx.write("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
-        return 1
+        return _uninstall(ctx, args)
     if sub == "get-install-location":
         ctx.write("0[auto]\n")
         return 0
@@ -95,6 +99,100 @@ def pm(ctx: Ctx) -> int:
         return _pm_list(ctx, ["users"])
     ctx.ewrite(f"Unknown command: {sub}\n")
     return 255
+
+
+# ------------------------------------------------------------------------------------------ pm install / uninstall
+# ``pm install`` options (PackageManagerShellCommand.makeInstallParams): those taking a value, and the flags.
+_INSTALL_VALUE_OPTS = {"-i", "--user", "-S", "--install-reason", "--abi", "-p", "--originating-uri",
+                       "--referrer", "--pkg", "--install-location", "--force-uuid", "--staged-ready-timeout"}
+
+
+def _install(ctx: Ctx, args: list[str]) -> int:
+    """``pm install [-r] [-t] [-g] [-d] [-S SIZE] PATH`` (``cmd package install`` reaches the same code; with
+    ``-S`` the APK arrives on stdin, as ``adb install`` streams it). ``-r`` is the default on current releases
+    (replace is always allowed); ``-d`` allows a downgrade; ``-g`` grants the manifest's runtime permissions.
+    Only emukit stand-ins install here."""
+    from emukit.provision.standin import read_standin
+
+    flags: set[str] = set()
+    values: dict[str, str] = {}
+    paths: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _INSTALL_VALUE_OPTS and i + 1 < len(args):
+            values[arg] = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("-") and arg != "-":
+            flags.add(arg)
+        else:
+            paths.append(arg)
+        i += 1
+    if "-S" in values:
+        data = ctx.read_stdin()
+        source = "stdin"
+        try:
+            size = int(values["-S"])
+        except ValueError:
+            ctx.ewrite(f"Error: invalid size {values['-S']}\n")
+            return 1
+        if len(data) != size:
+            ctx.write(f"Failure [INSTALL_FAILED_INVALID_APK: Expected {size} bytes, got {len(data)}]\n")
+            return 1
+    else:
+        if not paths:
+            ctx.ewrite("Error: must either specify a package size or an APK file\n")
+            return 1
+        source = paths[0]
+        try:
+            data = ctx.fs.read_bytes(source, ctx.cwd)
+        except OSError:
+            ctx.ewrite(f"Exception occurred while executing 'install':\n"
+                       f"java.lang.IllegalArgumentException: Error: Can't open file: {source}\n")
+            return 255
+    manifest = read_standin(data)
+    if manifest is None:
+        ctx.write(f"Failure [INSTALL_FAILED_INVALID_APK: Failed to parse {source}: not an APK stand-in this "
+                  "device can install]\n")
+        return 1
+    failure = ctx.device.install_package(manifest.package, manifest.version_code, manifest.version_name, data,
+                                         downgrade="-d" in flags, grant_all="-g" in flags)
+    if failure is not None:
+        ctx.write(f"Failure [{failure}]\n")
+        return 1
+    ctx.write("Success\n")
+    return 0
+
+
+def _uninstall(ctx: Ctx, args: list[str]) -> int:
+    """``pm uninstall [-k] [--user N] PKG``: "Success", or DELETE_FAILED_INTERNAL_ERROR for a package that
+    is not installed or is part of the image."""
+    pkgs = [a for a in args if not a.startswith("-")]
+    if not pkgs:
+        ctx.ewrite("Error: package name not specified\n")
+        return 1
+    if ctx.device.uninstall_package(pkgs[0], keep_data="-k" in args):
+        ctx.write("Success\n")
+        return 0
+    ctx.write("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
+    return 1
+
+
+def _grant(ctx: Ctx, sub: str, args: list[str]) -> int:
+    """``pm grant|revoke PKG PERM`` on the hardware-like device: only a runtime permission the manifest
+    requests can change (PermissionManagerServiceImpl: "has not requested permission")."""
+    device = ctx.device
+    if len(args) < 2:
+        return ctx.fail(f"Error: no permission specified for '{sub}'", 1)
+    pkg, perm = args[0], args[1]
+    app = device.app(pkg)
+    if perm not in app.runtime_permissions:
+        ctx.ewrite(f"Exception occurred while executing '{sub}':\n"
+                   f"java.lang.SecurityException: Package {pkg} has not requested permission {perm}\n")
+        return 255
+    device.grant_permission(pkg, perm, granted=sub == "grant")
+    return 0
 
 
 def _pm_list(ctx: Ctx, args: list[str]) -> int:
@@ -111,7 +209,7 @@ def _pm_list(ctx: Ctx, args: list[str]) -> int:
                 continue
             line = f"package:{apk_path(pkg)}={pkg}" if "-f" in flags else f"package:{pkg}"
             if "--show-versioncode" in flags:
-                line += f" versionCode:{app.version_code}"
+                line += f" versionCode:{device.version_code(pkg)}"
             if "-i" in flags:
                 line += "  installer=null"
             if "-U" in flags:
@@ -162,7 +260,11 @@ def _resolve_activity(ctx: Ctx, args: list[str]) -> int:
 
 
 def clear_data(device: VirtualDevice, package: str) -> None:
-    """``pm clear``: stop the app and wipe its private and external data, keeping the standard folders."""
+    """``pm clear``: stop the app and wipe its private and external data, keeping the standard folders, and
+    put its runtime permissions and app-ops back to the install defaults (PackageManagerService's
+    clearApplicationUserData resets the user's permission choices). The first-run flags live in the app's
+    shared prefs, so its first-run screens come back (hardware mode; the deterministic mode's apps are
+    always past them)."""
     device.force_stop(package)
     fs = device.fs
     for base in (f"/data/data/{package}", f"/storage/emulated/0/Android/data/{package}"):
@@ -177,6 +279,7 @@ def clear_data(device: VirtualDevice, package: str) -> None:
     for name in STANDARD_DATA_DIRS:
         created = fs.makedirs(f"/data/data/{package}/{name}")
         stamp_new(device, created)
+    device.reset_permissions(package)
     hook = getattr(device.apps[package], "on_data_cleared", None)
     if callable(hook):
         hook(device)
@@ -190,7 +293,7 @@ def cmd(ctx: Ctx) -> int:
         return 0
     service, rest = ctx.args[0], list(ctx.args[1:])
     mapping = {"package": "pm", "activity": "am", "window": "wm", "input_method": "ime", "settings": "settings",
-               "statusbar": "statusbar", "input": "input"}
+               "statusbar": "statusbar", "input": "input", "appops": "appops"}
     if service not in mapping:
         ctx.ewrite(f"cmd: Can't find service: {service}\n")
         return 20
