@@ -9,7 +9,7 @@ devices (a device needs ``adb root``):
 3. rewrite the Clock's shared-prefs timers: every running timer is re-anchored at the current
    elapsed-realtime with ``time_left`` reduced by D (<= 0 means its deadline has passed). The file written is
    the one read: DeskClock's device-protected ``/data/user_de/0/<pkg>/shared_prefs/<pkg>_preferences.xml``,
-   which the app opens (:mod:`emukit.probes.temporal` has the source), else the credential-encrypted copy;
+   which the app opens (:mod:`emukit.probes.temporal` has the source);
 4. send DeskClock's own time-set broadcast so it reloads its timers and posts what is due. The force-stop put
    the package in the stopped state, and broadcasts do not reach stopped packages unless the intent says so,
    so the broadcast carries ``--include-stopped-packages`` (``Intent.parseCommandArgs`` adds
@@ -20,9 +20,21 @@ devices (a device needs ``adb root``):
    ``AlarmInitReceiver``, which handles TIME_SET with ``DataModel.updateAfterTimeSet`` and is
    ``directBootAware`` (LineageOS/android_packages_apps_DeskClock lineage-17.1 eac5d7688f48
    ``AndroidManifest.xml`` 168-180, ``src/com/android/deskclock/AlarmInitReceiver.java`` 86-87);
-5. if the Clock was the app in the foreground, start it again, so the screen shows what a person who
+5. check that the app took it: the prefs are read again and every timer must be where the warp put it (a
+   running timer whose remaining time was at most D has expired, the others run with D less, paused, reset
+   and expired ones keep their state), and ``dumpsys alarm`` must list the Clock's
+   ``com.android.deskclock.action.TIMER_EXPIRED`` alarm (``TimerModel.updateAlarmManager`` sets it for the
+   next expiring timer on every timer update, the TIME_SET re-anchoring included: LineageOS/
+   android_packages_apps_DeskClock lineage-21.0 501626741b61 ``src/com/android/deskclock/data/TimerModel.java``
+   331-343, 652-655, 663-695) at that timer's new deadline on the elapsed clock. Anything else raises
+   DeviceError naming what differs (the broadcast did not reach the app, the app read another file, ...);
+6. if the Clock was the app in the foreground, start it again, so the screen shows what a person who
    waited with the Clock open would see (the Clock on the tab it remembers, hiding its own running/paused
    timer notifications) rather than whatever the force-stop uncovered.
+
+The file written is always the device-protected copy. A credential-encrypted copy left next to it would be
+moved over it by ``moveSharedPreferencesFrom`` when the broadcast starts the app, so the warp writes the
+device-protected file and removes that copy, which is exactly the move the app would make.
 
 Paused, expired and reset timers are untouched. The returned :class:`WarpRecord` is audit-only and never
 shown to a model.
@@ -32,13 +44,16 @@ from __future__ import annotations
 
 import datetime as dt
 import shlex
+import time
 import xml.etree.ElementTree as ET
 
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
+from emukit.probes.alarms import AlarmDump, read_alarms
 from emukit.probes.temporal import (
     CLOCK_PACKAGE,
     PREFS,
+    PREFS_CE,
     parse_prefs,
     read_clock,
     read_clock_file,
@@ -47,6 +62,11 @@ from emukit.probes.temporal import (
 from emukit.records import WarpRecord
 
 METHOD = "force-stop+date+prefs-reanchor+TIME_SET"
+TIMER_EXPIRED = "com.android.deskclock.action.TIMER_EXPIRED"  # TimerService.ACTION_TIMER_EXPIRED
+# How far a re-read remaining time or alarm time may be from the expected one: /proc/uptime has 10 ms steps
+# and the prefs store whole milliseconds; a warp that missed would be off by the warp itself.
+TOLERANCE_MS = 100
+SETTLE_S = 3.0  # how long the app may take to act on TIME_SET and on an alarm already due
 TIME_SET_RECEIVER = f"{CLOCK_PACKAGE}/com.android.deskclock.AlarmInitReceiver"
 CLOCK_ACTIVITY = "com.android.deskclock.DeskClock"
 
@@ -84,8 +104,8 @@ def warp(driver: Driver, seconds: float) -> WarpRecord:
     driver.shell(f"am force-stop {CLOCK_PACKAGE}", check=True)
     wall_before = int(driver.shell("date +%s", check=True).text.strip())
     _set_wall_clock(driver, wall_before + round(seconds))
-    xml_text, elapsed, path = read_clock_file(driver)
-    path = path or PREFS  # no file yet: the one the app reads
+    xml_text, elapsed, source = read_clock_file(driver)
+    path = PREFS  # the copy the app reads (a credential-encrypted one is moved over it, see above)
     before = timers_from_prefs(parse_prefs(xml_text), elapsed)
     changes: dict[str, int] = {}
     for timer in before:
@@ -99,14 +119,76 @@ def warp(driver: Driver, seconds: float) -> WarpRecord:
         folder, target = shlex.quote(path.rsplit("/", 1)[0]), shlex.quote(path)
         # keep the file the app's own: owner, mode and SELinux label of its folder
         driver.shell(f"chown $(stat -c %u:%g {folder}) {target}; chmod 660 {target}; "
-                     f"restorecon {target} 2>/dev/null; true")
+                     f"restorecon {target} 2>/dev/null; rm -f {shlex.quote(PREFS_CE)}; true")
     broadcast = driver.shell("am broadcast --include-stopped-packages -a android.intent.action.TIME_SET "
                              f"-n {shlex.quote(TIME_SET_RECEIVER)}")
-    after_prefs, after_elapsed = read_clock(driver)
-    after = timers_from_prefs(after_prefs, after_elapsed)
+    # The receiver re-anchors before the broadcast completes, but an alarm already due is delivered by
+    # AlarmManager a moment later (TimerService then expires the timer): re-read until it settles.
+    settle = time.monotonic() + SETTLE_S
+    while True:
+        after_prefs, after_elapsed = read_clock(driver)
+        after = timers_from_prefs(after_prefs, after_elapsed)
+        alarms = read_alarms(driver)
+        try:
+            evidence = check_warp(driver.serial, before, after, elapsed, after_elapsed, ms, alarms)
+            break
+        except DeviceError:
+            if time.monotonic() >= settle:
+                raise
+            time.sleep(0.25)
     if clock_in_front:
         driver.start_app(CLOCK_PACKAGE, CLOCK_ACTIVITY)
     return WarpRecord(seconds=seconds, method=METHOD, details={
         "wall_before": wall_before, "wall_after": int(driver.shell("date +%s").text.strip()),
         "elapsed_realtime_ms": elapsed, "timers_before": before, "timers_after": after,
-        "prefs_path": path, "broadcast_exit": broadcast.exit_code, "clock_restarted_in_front": clock_in_front})
+        "prefs_path": path, "prefs_read_from": source, "broadcast_exit": broadcast.exit_code,
+        "clock_restarted_in_front": clock_in_front, "alarm": evidence})
+
+
+def check_warp(serial: str, before: list[dict[str, object]], after: list[dict[str, object]], elapsed: int,
+               after_elapsed: int, ms: int, alarms: AlarmDump) -> dict[str, object]:
+    """Compare the timers and the Clock's expiry alarm after a warp of ``ms`` with what the app must show;
+    returns the alarm evidence, raises DeviceError listing every difference."""
+    problems: list[str] = []
+    found = {int(t["id"]): t for t in after}  # type: ignore[call-overload]
+    running_after: list[tuple[int, int]] = []  # (expected remaining at after_elapsed, id)
+    for timer in before:
+        tid = int(timer["id"])  # type: ignore[call-overload]
+        now = found.get(tid)
+        if now is None:
+            problems.append(f"timer {tid} is gone from the prefs after the warp")
+            continue
+        if timer["state"] != "running":
+            if now["state"] != timer["state"]:
+                problems.append(f"timer {tid} was {timer['state']} and is {now['state']} after the warp")
+            continue
+        left = int(timer["remaining_ms"]) - ms  # type: ignore[call-overload]
+        if left <= 0:
+            if now["state"] != "expired":
+                problems.append(f"timer {tid} had {timer['remaining_ms']} ms left, the warp was {ms} ms: it must "
+                                f"have expired but is {now['state']} (the TIME_SET broadcast did not reach the app, "
+                                "or the app read another prefs file)")
+            continue
+        expected = left - (after_elapsed - elapsed)
+        actual = int(now["remaining_ms"])  # type: ignore[call-overload]
+        if now["state"] != "running" or abs(actual - expected) > TOLERANCE_MS:
+            problems.append(f"timer {tid} must be running with {expected} ms left but is {now['state']} with "
+                            f"{actual} ms")
+            continue
+        running_after.append((actual, tid))
+    pending = [a.model_dump() for a in alarms.find(CLOCK_PACKAGE, TIMER_EXPIRED)]
+    evidence: dict[str, object] = {"now_elapsed_ms": alarms.now_elapsed_ms, "pending": pending}
+    if running_after:
+        remaining, tid = min(running_after)
+        due = after_elapsed + remaining
+        evidence.update(expected_elapsed_ms=due, timer_id=tid)
+        if not pending:
+            problems.append(f"no {TIMER_EXPIRED} alarm of {CLOCK_PACKAGE} is pending for timer {tid} (due at "
+                            f"elapsed {due} ms)")
+        elif all(abs(int(a["when_elapsed_ms"]) - due) > TOLERANCE_MS for a in pending):
+            problems.append(f"the {TIMER_EXPIRED} alarm is set for elapsed "
+                            f"{', '.join(str(a['when_elapsed_ms']) for a in pending)} ms, timer {tid} is due at "
+                            f"{due} ms")
+    if problems:
+        raise DeviceError(f"{serial}: the time warp did not take: " + "; ".join(problems))
+    return evidence

@@ -66,7 +66,8 @@ def test_temporal_probe_and_warp(driver):
 
 
 def test_temporal_probe_falls_back_to_credential_encrypted_prefs(driver):
-    """A build that keeps the file in /data/data (no device-protected copy) is read there, and warped there."""
+    """A credential-encrypted copy alone (not yet moved by the app) is read there; the warp writes the
+    device-protected copy the app reads and drops the other one, which the app would move over it."""
     _fresh_timer(driver, 300)
     de = f"/data/user_de/0/{CLOCK}/shared_prefs/{CLOCK}_preferences.xml"
     ce = f"/data/data/{CLOCK}/shared_prefs/{CLOCK}_preferences.xml"
@@ -75,7 +76,11 @@ def test_temporal_probe_falls_back_to_credential_encrypted_prefs(driver):
     result = probe(driver, "temporal")
     assert result.evidence["prefs_path"] == ce
     assert result.canonical == {"timer_active": True, "remaining_seconds": 300}
-    assert warp(driver, 60).details["prefs_path"] == ce
+    details = warp(driver, 60).details
+    assert (details["prefs_path"], details["prefs_read_from"]) == (de, ce)
+    after = probe(driver, "temporal")
+    assert after.evidence["prefs_path"] == de
+    assert after.canonical == {"timer_active": True, "remaining_seconds": 240}
 
 
 def test_warp_keeps_paused_timers(driver):

@@ -182,14 +182,21 @@ def test_delete_then_restart_with_another_duration(clock, adb_device):
     assert prefs(adb_device)["timer_state_1"] == 3
 
 
-def test_expiry_while_the_app_is_force_stopped(clock, adb_device):
+def test_force_stop_cancels_expiry_until_time_set_reaches_the_app(clock, adb_device):
+    """``am force-stop`` cancels DeskClock's expiry alarm and its notifications: the timer does not fire while
+    the app is stopped; TIME_SET sent with --include-stopped-packages makes the app recompute and it fires."""
     d = clock
     start_timer(d, "200")
     adb_device.shell(f"am force-stop {PKG}; sleep 180")
+    assert "Time's up" not in shade_texts(d, adb_device)
+    assert prefs(adb_device)["timer_state_0"] == 1
+    assert "TIMER_EXPIRED" not in adb_device.shell("dumpsys alarm")
+    adb_device.shell("am broadcast --include-stopped-packages -a android.intent.action.TIME_SET "
+                     f"-n {PKG}/com.android.deskclock.AlarmInitReceiver")
+    assert prefs(adb_device)["timer_state_0"] == 3
     texts = shade_texts(d, adb_device)
     assert "Time's up" in texts and "Stop" in texts
     adb_device.shell(f"am start -n {COMPONENT}")
-    assert prefs(adb_device)["timer_state_0"] == 3
     assert d(resourceId=rid("play_pause")).info["contentDescription"] == "Stop"
 
 
