@@ -79,8 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     from emukit.commands import (
         annotate,
         audit,
+        avd,
         build,
         devices,
+        doctor,
         evaluate,
         export,
         snapshots,
@@ -95,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     snapshots.register(sub)
     tasks.register(sub)
     annotate.register(sub)
+    avd.register(sub)
+    doctor.register(sub)
 
     vdev = sub.add_parser("vdevice", help="run and inspect virtual devices")
     vsub = vdev.add_subparsers(dest="vcommand", required=True)

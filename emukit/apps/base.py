@@ -23,7 +23,8 @@ from emukit.errors import DeviceError
 P = ParamSpec("P")
 #: short names a profile may prefix a selector with to use another app's table (``sel("systemui:...")``)
 OTHER_APPS = {"systemui": "com.android.systemui", "launcher": "com.google.android.apps.nexuslauncher",
-              "framework": "android"}
+              "framework": "android", "permissions": "com.google.android.permissioncontroller",
+              "settings": "com.android.settings"}
 R = TypeVar("R")
 
 

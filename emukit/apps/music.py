@@ -48,6 +48,8 @@ QUEUE_DB = f"{DATA}/databases/music_playback_state.db"
 PREFS = f"{DATA}/shared_prefs/{PACKAGE}_preferences.xml"
 MEDIA_DB = "/data/data/com.android.providers.media.module/databases/external.db"
 MAX_SCROLLS = 12  # swipes tried to bring a row into view
+FIRST_RUN_STEPS = 8  # screens the first-run walk handles at most (permission screen, prompts, changelog)
+SHEET_OUTSIDE_DP = (180, 24)  # where a tap closes the What's New sheet: inside touch_outside, above the sheet
 _MEDIA_COLS = ("_id", "title", "track", "year", "duration", "_data", "date_modified", "album_id", "album",
                "artist_id", "artist", "composer", "album_artist")
 _QUEUE_COLS = ", ".join(_MEDIA_COLS)
@@ -498,3 +500,50 @@ class MusicProfile(AppProfile):
         self.driver.shell(f"mkdir -p {DATA}/shared_prefs", check=True)
         self.driver.adbutils().sync.push(xml.encode() + b"\n", PREFS)
         self._own()
+
+    # ------------------------------------------------------------------ first run
+    def first_run_screen(self) -> str | None:
+        """Which first-run screen is in front (the table name of what leaves it); ``"library"`` when none is and
+        the bottom navigation shows; None while the screen changes."""
+        if self.driver.exists(**self.sel("permissions:allow_button")):  # the runtime permission prompt
+            return "allow_button"
+        if self.driver.exists(**self.sel("permission_finish"), enabled=True):  # PermissionActivity, all granted
+            return "permission_finish"
+        if self.driver.exists(**self.sel("permission_grant_audio")):  # PermissionActivity, audio not granted
+            return "permission_grant_audio"
+        if self.driver.exists(**self.sel("changelog_dismiss")):  # the What's New sheet
+            return "changelog_dismiss"
+        return "library" if self.driver.exists(**self.sel("bottom_nav")) else None
+
+    @operation
+    def complete_first_run(self) -> None:
+        """Launch Retro Music and walk its first-run screens until the library shows; taps nothing that is not
+        there (after the first run the library shows at once).
+
+        What the real app shows (RetroMusicPlayer at the 6.1.0 pin): without its storage/audio permissions every
+        screen starts PermissionActivity (AbsSlidingMusicPanelActivity.kt 206-207), whose storage row asks for
+        them (AbsBaseActivity.requestPermissions, the system prompt) and whose finish button is enabled once they
+        are granted and opens the library (PermissionActivity.kt 79-92, 110); the first start of a release build
+        shows the What's New bottom sheet (MainActivity.kt 56, WhatsNewFragment.showChangeLog 144-151)."""
+        self.launch()
+        acted = False
+        for _ in range(FIRST_RUN_STEPS):
+            screen = self.driver.wait_until(self.first_run_screen, "Retro Music's library or a first-run screen")
+            if screen == "library" and acted:  # start it again: done when a start opens on the library at once
+                self.launch(fresh=True)
+                acted = False
+                continue
+            if screen == "library":
+                return
+            acted = True
+            if screen == "allow_button":
+                self.driver.tap(**self.sel("permissions:allow_button"))
+            elif screen == "permission_finish":
+                self.driver.tap(**self.sel("permission_finish"))
+            elif screen == "permission_grant_audio":
+                self.driver.tap(**self.sel("permission_grant_audio"))
+            else:  # a tap on the window behind the sheet, near its top: the sheet covers touch_outside's centre
+                self.driver.tap(**self.sel("changelog_dismiss"), at_dp=SHEET_OUTSIDE_DP)
+            self.driver.wait_idle()
+        raise DeviceError(f"{self.driver.serial}: Retro Music still shows a first-run screen after "
+                          f"{FIRST_RUN_STEPS} steps")

@@ -26,6 +26,8 @@ PACKAGE = "net.gsantner.markor"
 KEY_DEL = 67
 PRESS_IN_DP = 8  # how far into a paragraph's first word the long press lands (from its left edge)
 FIRST_LINE_DP = 9  # half a line of the page's 16px text: the middle of a paragraph's first line
+FIRST_RUN_STEPS = 14  # screens the first-run walk handles at most (five intro slides, rationale, Settings,
+#: changelog, and the starts in between)
 
 
 class MarkorProfile(AppProfile):
@@ -255,3 +257,63 @@ class MarkorProfile(AppProfile):
         if self.keyboard_shown():
             self.driver.back()
             self.driver.wait_until(lambda: not self.keyboard_shown(), "the keyboard to hide")
+
+    # ------------------------------------------------------------------ first run
+    def first_run_screen(self) -> str | None:
+        """Which first-run screen is in front (the table name of the button that leaves it); ``"notebook"`` when
+        none is and the notebook list shows; None while the screen changes."""
+        if self.driver.exists(**self.sel("intro_done")):  # the intro's last slide
+            return "intro_done"
+        if self.driver.exists(**self.sel("intro_next")):  # another intro slide
+            return "intro_next"
+        if self.driver.exists(**self.sel("storage_permission_ok")):  # Markor's all-files rationale
+            return "storage_permission_ok"
+        if self.driver.exists(**self.sel("settings:manage_all_files_switch")):  # Settings' "All files access"
+            return "manage_all_files_switch"
+        if self.driver.exists(**self.sel("dialog_ok")):  # the changelog dialog of this version's first start
+            return "dialog_ok"
+        return "notebook" if self._on_notebook() else None
+
+    @operation
+    def complete_first_run(self) -> None:
+        """Launch Markor and walk its first-run screens until the notebook list shows; taps nothing that is not
+        there (after the first run the notebook shows at once).
+
+        What the real app shows (gsantner/markor at the 2.10.9 pin): MainActivity.onResume starts IntroActivity
+        while its ``was_shown`` pref is unset (MainActivity.java 237, IntroActivity.java 24-35): five AppIntro
+        slides, NEXT on each but the last, DONE there (which sets the pref, 60-64). Back in MainActivity, without
+        all-files access StoragePermissionActivity asks with an OK dialog (StoragePermissionActivity.java 18-40)
+        that opens Settings' "All files access" page for the app (GsContextUtils.requestExternalStoragePermission,
+        2352-2364), where the switch grants it and BACK returns; once access is there, the first start of this
+        version shows the changelog and licences in a dialog closed with OK (MainActivity.java 238-246). The same
+        walk as android_world's MarkorApp.setup (android_world/env/setup_device/apps.py 241-265)."""
+        self.launch()
+        acted = False
+        for _ in range(FIRST_RUN_STEPS):
+            screen = self.driver.wait_until(self.first_run_screen, "Markor's notebook or a first-run screen")
+            if screen == "notebook" and acted:
+                # a screen of the first start may come only with the next MainActivity: start it again and walk
+                # on until a start opens on the notebook at once
+                self.launch(fresh=True)
+                acted = False
+                continue
+            if screen == "notebook":
+                return
+            acted = True
+            if screen == "intro_done":
+                self.driver.tap(**self.sel("intro_done"))
+            elif screen == "intro_next":
+                self.driver.tap(**self.sel("intro_next"))
+            elif screen == "storage_permission_ok":
+                self.driver.tap(**self.sel("storage_permission_ok"))
+            elif screen == "dialog_ok":
+                self.driver.tap(**self.sel("dialog_ok"))
+            else:
+                if self.driver.exists(**self.sel("settings:manage_all_files_switch"), checked=False):
+                    self.driver.tap(**self.sel("settings:manage_all_files_switch"))
+                    self.driver.wait_until(lambda: self.driver.exists(**self.sel("settings:manage_all_files_switch"),
+                                                                      checked=True), "all-files access to turn on")
+                self.driver.back()
+            self.driver.wait_idle()
+        raise DeviceError(f"{self.driver.serial}: Markor still shows a first-run screen after "
+                          f"{FIRST_RUN_STEPS} steps")

@@ -378,8 +378,11 @@ def make_pool(options: BuildOptions, server: AdbServer, on_note=None) -> tuple[D
 
     # private ports (outside the range adb servers scan): only this command's adb server lists them
     screen = {} if options.vdevice_screen is None else {"screen": tuple(options.vdevice_screen)}
+    from emukit.provision.embedded import provisioner_for
+
     pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=FIRST_PRIVATE_PORT,
-                              mode=options.vdevice_mode, **screen)
+                              mode=options.vdevice_mode, **screen,
+                              provision=provisioner_for(options.vdevice_mode, options.data_dir, server.port))
     return pool, n
 
 

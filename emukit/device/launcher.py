@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -34,11 +35,13 @@ class DeviceLauncher(abc.ABC):
     kind: ClassVar[str]
 
     def __init__(self, server: AdbServer, *, setup: PostBootConfig | None = None, max_attempts: int = 3,
-                 restart_adb_on_failure: bool = True, health_timeout_s: float = 10.0) -> None:
+                 restart_adb_on_failure: bool = True, health_timeout_s: float = 10.0,
+                 provision: Callable[[str], None] | None = None) -> None:
         if max_attempts < 1:
             raise DeviceError(f"max_attempts must be >= 1, got {max_attempts}")
         self.server = server
         self.setup = setup or PostBootConfig()
+        self.provision = provision  # run with the serial after post-boot setup (emukit.provision.embedded)
         self.max_attempts = max_attempts
         self.restart_adb_on_failure = restart_adb_on_failure
         self.health_timeout_s = health_timeout_s
@@ -83,6 +86,8 @@ class DeviceLauncher(abc.ABC):
                 try:
                     self._launch_impl()
                     boot.post_boot_setup(self.server, self.serial, self.setup)
+                    if self.provision is not None:
+                        self.provision(self.serial)
                 except Exception as exc:  # noqa: BLE001 -- every failure becomes one DeviceError
                     line = f"attempt {attempt}/{self.max_attempts}: {type(exc).__name__}: {exc}"
                     errors.append(line)
@@ -188,9 +193,10 @@ class VirtualLauncher(DeviceLauncher):
                  clock: str = "logical", start_timeout_s: float = 30.0, setup: PostBootConfig | None = None,
                  max_attempts: int = 3, restart_adb_on_failure: bool = True,
                  health_timeout_s: float = 10.0, screen: tuple[int, int, int] | None = None,
-                 mode: str = "deterministic") -> None:
+                 mode: str = "deterministic", provision: Callable[[str], None] | None = None) -> None:
         super().__init__(server, setup=setup, max_attempts=max_attempts,
-                         restart_adb_on_failure=restart_adb_on_failure, health_timeout_s=health_timeout_s)
+                         restart_adb_on_failure=restart_adb_on_failure, health_timeout_s=health_timeout_s,
+                         provision=provision)
         self.start_timeout_s = start_timeout_s
         self.process = VirtualDeviceProcess(adb_port, Path(state_dir), server, wipe=wipe, clock=clock,
                                             screen=screen, mode=mode)

@@ -56,12 +56,26 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
     if serial is None:
         if not embedded:
             raise ConfigError("no device attached; give --device SERIAL")
-        from emukit.device.virtual import FIRST_PRIVATE_PORT, VirtualDeviceProcess, free_adb_ports
+        from emukit.device.virtual import (
+            FIRST_PRIVATE_PORT,
+            VirtualDeviceProcess,
+            free_adb_ports,
+        )
 
         port = free_adb_ports(1, start=FIRST_PRIVATE_PORT)[0]  # private: only our adb server lists it
         proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server,
                                     mode=vdevice_mode)
         serial = proc.start()
+        from emukit.provision.embedded import provisioner_for
+
+        provision = provisioner_for(vdevice_mode, data_dir, server.port)
+        if provision is not None:
+            try:
+                provision(serial)
+            except BaseException:
+                proc.stop()
+                server.release([serial])
+                raise
     driver = Driver(serial, adb_port())
     try:
         yield driver

@@ -17,11 +17,19 @@ MUSIC_PACKAGE = "code.name.monkey.retromusic"
 DATABASES = f"/data/data/{MUSIC_PACKAGE}/databases"
 
 
+class FolderMissing(DeviceError):
+    """The device folder does not exist (``ls`` says "No such file or directory")."""
+
+
 def pull_folder(driver: Driver, folder: str, dest: Path) -> list[str]:
-    """Copy every regular file of a device folder into ``dest`` (binary-safe); returns the names."""
+    """Copy every regular file of a device folder into ``dest`` (binary-safe); returns the names.
+    :class:`FolderMissing` when the folder does not exist, DeviceError when it cannot be listed."""
     listing = driver.shell(f"ls -1 {shlex.quote(folder)}")
     if not listing.ok:
-        raise DeviceError(f"{driver.serial}: cannot list {folder}: {listing.stderr.decode(errors='replace')}")
+        why = listing.stderr.decode(errors="replace") or listing.text
+        if "No such file or directory" in why:
+            raise FolderMissing(f"{driver.serial}: {folder} does not exist")
+        raise DeviceError(f"{driver.serial}: cannot list {folder}: {why}")
     names = [n for n in listing.text.splitlines() if n and "/" not in n]
     for name in names:
         (dest / name).write_bytes(driver.wire.exec_out(f"cat {shlex.quote(f'{folder}/{name}')}"))
@@ -37,28 +45,36 @@ def _query(db: Path, sql: str, args: tuple = ()) -> list[tuple]:
 
 
 def probe_ordered(driver: Driver, playlist: str | None = None) -> ProbeResult:
-    """``{"collection_type": "playlist"|"playing_queue", "ordered_items": [title, ...]}``."""
+    """``{"collection_type": "playlist"|"playing_queue", "ordered_items": [title, ...]}``.
+
+    An app that has not created its database yet (installed but never opened, or just cleared) holds no
+    queue and no playlist: the state is then an empty collection, and ``evidence["reason"]`` says which file
+    is missing (``reason`` is None when the database was read)."""
+    ctype = "playlist" if playlist is not None else "playing_queue"
+    db_name = "playlist.db" if playlist is not None else "music_playback_state.db"
+    reason: str | None = None
+    rows: list[tuple] = []
     with tempfile.TemporaryDirectory(prefix="emukit-probe-") as tmp:
         folder = Path(tmp)
-        names = pull_folder(driver, DATABASES, folder)
-        if playlist is not None:
-            if "playlist.db" not in names:
-                raise DeviceError(f"{driver.serial}: no playlist.db in {DATABASES}")
-            rows = _query(folder / "playlist.db",
+        try:
+            names = pull_folder(driver, DATABASES, folder)
+        except FolderMissing:
+            names = []
+            reason = f"{DATABASES} does not exist: {MUSIC_PACKAGE} has not been opened since it was installed or cleared"
+        if reason is None and db_name not in names:
+            reason = f"no {db_name} in {DATABASES}: the app has not created it yet (nothing was ever " + \
+                     ("saved to a playlist)" if playlist is not None else "queued)")
+        if reason is None and playlist is not None:
+            rows = _query(folder / db_name,
                           "SELECT s.song_key, s.id, s.title, s.data FROM SongEntity s JOIN PlaylistEntity p "
                           "ON s.playlist_creator_id = p.playlist_id WHERE p.playlist_name = ? ORDER BY s.song_key",
                           (playlist,))
-            ctype = "playlist"
-        else:
-            if "music_playback_state.db" not in names:
-                raise DeviceError(f"{driver.serial}: no music_playback_state.db in {DATABASES}")
-            rows = _query(folder / "music_playback_state.db",
-                          "SELECT rowid, _id, title, _data FROM playing_queue ORDER BY rowid")
-            ctype = "playing_queue"
+        elif reason is None:
+            rows = _query(folder / db_name, "SELECT rowid, _id, title, _data FROM playing_queue ORDER BY rowid")
     return ProbeResult(
         family="ordered",
         canonical={"collection_type": ctype, "ordered_items": [r[2] for r in rows]},
-        evidence={"databases": sorted(names), "playlist": playlist,
+        evidence={"databases": sorted(names), "playlist": playlist, "reason": reason,
                   "rows": [{"order_key": r[0], "song_id": r[1], "title": r[2], "data": r[3]} for r in rows]},
     )
 

@@ -1,0 +1,67 @@
+"""Profile selectors against captured dumps: every ``<app>/<screen>.capture.xml`` under tests/fixtures/real/
+(captured on a real AVD with tools/capture_real_fixtures.py and copied there) and the capture this module makes
+from a virtual device with the same tool, each matched against its structure fixture
+(:func:`emukit.apps.structure.match_fixture`) and checked for the table entries the fixture's screen relies on.
+The virtual capture always runs, so this module never collects zero cases."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from emukit.apps.selectors import table
+from emukit.apps.structure import match_fixture
+from tests.hierarchy_match import FIXTURES
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = importlib.util.spec_from_file_location("capture_real_fixtures", ROOT / "tools" / "capture_real_fixtures.py")
+TOOL = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(TOOL)
+#: fixture folder -> package of the app whose table the screen is drawn from
+PACKAGES = {"markor": "net.gsantner.markor", "music": "code.name.monkey.retromusic",
+            "clock": "com.google.android.deskclock", "settings": "com.android.settings",
+            "launcher": "com.google.android.apps.nexuslauncher", "files": "com.google.android.documentsui",
+            "systemui": "com.android.systemui"}
+#: the screens the capture tool drives (app/screen), all of which have a fixture
+VIRTUAL = ["markor/notebook", "markor/new_file_dialog", "markor/delete_confirm", "markor/editor_paste",
+           "markor/view_selection", "music/playlists_overflow", "music/new_playlist_dialog", "clock/clock_tab",
+           "clock/timer_keypad", "settings/homepage", "settings/homepage_system", "settings/system",
+           "settings/date_time", "launcher/home", "launcher/all_apps"]
+REAL = sorted(str(p.relative_to(FIXTURES).with_suffix("").with_suffix("")) for p in FIXTURES.glob("*/*.capture.xml"))
+
+
+@pytest.fixture(scope="module")
+def virtual_capture(vdevice, adb_server, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("virtual-capture")
+    TOOL.main([vdevice.serial, "--out", str(out)])
+    return out / "hierarchy"
+
+
+def test_the_virtual_capture_has_every_listed_screen(virtual_capture: Path) -> None:
+    import json
+
+    index = json.loads((virtual_capture.parent / "index.json").read_text())
+    assert index["screens"] == VIRTUAL, index["failures"]
+    for screen in VIRTUAL:
+        assert (FIXTURES / f"{screen}.yaml").is_file(), screen
+
+
+def _check(xml: str, screen: str) -> list[str]:
+    app = screen.split("/")[0]
+    problems = match_fixture(xml, FIXTURES / f"{screen}.yaml")
+    rids = {e.resource_id for e in table(PACKAGES[app]).selectors.values() if e.resource_id}
+    if rids and not any(f'resource-id="{r}"' in xml for r in rids):
+        problems.append(f"no resource id of the {PACKAGES[app]} table appears in the capture")
+    return problems
+
+
+CASES = [("virtual", s) for s in VIRTUAL] + [("real", s) for s in REAL]
+
+
+@pytest.mark.parametrize("origin, screen", CASES)
+def test_capture_matches_its_fixture(request, origin: str, screen: str) -> None:
+    """A real capture is read from tests/fixtures/real/hierarchy; the virtual one from this module's capture."""
+    folder = request.getfixturevalue("virtual_capture") if origin == "virtual" else FIXTURES
+    assert _check((folder / f"{screen}.capture.xml").read_text(), screen) == []
