@@ -760,12 +760,13 @@ class VirtualDevice:
             self.state.ui.focused_id = None
 
     def crash_foreground(self) -> str:
-        """Fault injection: the foreground app dies as if it had thrown; returns its package."""
+        """Fault injection: the foreground app dies as if it had thrown; returns its package. A crash ends
+        the process but, unlike a force-stop, leaves the package out of the stopped state with its alarms."""
         with self.lock:
             pkg = self.top.package
             if pkg == self.launcher_package:
                 return pkg
-            self.force_stop(pkg)
+            self.kill_process(pkg)
             self.state.ui.toast = f"{self.app(pkg).label} has stopped"
             return pkg
 
@@ -784,9 +785,12 @@ class VirtualDevice:
                     hook(self, path)
 
     def notifications(self) -> list[Notification]:
+        """What the shade shows: every app's notifications, none of a stopped package's (a force-stop
+        cancels them, ``NotificationManagerService.cancelAllNotificationsInt``, and a stopped app posts none)."""
         out: list[Notification] = []
         for pkg in sorted(self.apps):
-            out.extend(self.apps[pkg].notifications(self))
+            if not self.package_stopped(pkg):
+                out.extend(self.apps[pkg].notifications(self))
         return out
 
     # ------------------------------------------------------------------ clipboard
