@@ -1,5 +1,6 @@
-"""``emukit avd create|setup|standins|pin-apks``: make an AVD, set a device up for emukit, write the stand-in
-APKs for the hardware-like virtual device, record the digests of the real APK files."""
+"""``emukit avd create|start|setup|standins|pin-apks``: make an AVD, run it headless, set a device up for
+emukit, write the stand-in APKs for the hardware-like virtual device, record the digests of the real APK
+files."""
 
 from __future__ import annotations
 
@@ -32,6 +33,50 @@ def _create(args: argparse.Namespace) -> int:
     else:
         console.print(f"AVD {escape(args.name)} exists already ({escape(str(result.ini))}); --force recreates it",
                       highlight=False, soft_wrap=True)
+    return 0
+
+
+def _start(args: argparse.Namespace) -> int:
+    """Launch the AVD headless with emukit's emulator flags (:mod:`emukit.device.emulator`), wait for boot,
+    run the post-boot setup, then keep it running until Ctrl-C or SIGTERM (or until the emulator exits)."""
+    import signal
+    import threading
+
+    from emukit.device.adbserver import AdbServer
+    from emukit.device.emulator import EmulatorConfig
+    from emukit.device.launcher import EmulatorLauncher
+    from emukit.device.sdk import find_sdk
+    from emukit.device.select import adb_port
+
+    console = make_console()
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    server = AdbServer(adb_port())
+    try:
+        config = EmulatorConfig(avd_name=args.name, console_port=args.console_port, grpc_port=args.grpc_port,
+                                snapshot=args.snapshot)
+        server.start()
+        launcher = EmulatorLauncher(config, server, sdk=find_sdk(args.sdk), max_attempts=1)
+        console.print(f"starting {escape(args.name)}: {escape(' '.join(launcher.command()))}", highlight=False,
+                      soft_wrap=True)
+        serial = launcher.launch()
+    except (EmukitError, ValueError) as exc:
+        print_error(console, "emukit avd start", exc)
+        server.release()
+        return 1
+    console.print(f"{serial} booted and set up (root, animations off, automatic time off); Ctrl-C stops it",
+                  highlight=False)
+    try:
+        while not stop.wait(1.0):
+            if not launcher.healthy():
+                print_error(console, "emukit avd start", f"{serial} stopped answering; its log ends with:\n"
+                                                         f"{launcher.log_tail(10)}")
+                return 1
+    finally:
+        launcher.stop()
+        server.release([serial])
+    console.print(f"{serial} stopped", highlight=False)
     return 0
 
 
@@ -94,6 +139,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     create.add_argument("--sdk", type=Path, default=None, help="Android SDK folder (default: ANDROID_SDK_ROOT, ...)")
     create.add_argument("--force", action="store_true", help="replace an AVD of that name")
     create.set_defaults(func=_create)
+    start = asub.add_parser("start", help="run an AVD headless with emukit's flags until Ctrl-C")
+    start.add_argument("name", help="AVD name (emukit avd create NAME)")
+    start.add_argument("--sdk", type=Path, default=None, help="Android SDK folder (default: ANDROID_SDK_ROOT, ...)")
+    start.add_argument("--console-port", type=int, default=5554,
+                       help="even console port; adb uses PORT+1 and the serial is emulator-PORT (default 5554)")
+    start.add_argument("--grpc-port", type=int, default=8554, help="emulator gRPC port (default 8554)")
+    start.add_argument("--snapshot", default=None, help="boot from this snapshot (default: a cold boot)")
+    start.set_defaults(func=_start)
     setup = asub.add_parser("setup", help="install, grant, onboard, demo mode and base snapshots on one device")
     setup.add_argument("serial", help="device serial, e.g. emulator-5554")
     setup.add_argument("--apks", type=Path, required=True,

@@ -2,8 +2,9 @@
 
 No system image can be fetched or run on the machines these tests run on, so the fake ``emulator`` mocks the
 real binary: it prints a captured output (``-list-avds``, ``-accel-check``), fails like a broken launch, or
-starts a virtual device on the adb port given by ``-ports`` so the real launch / boot-wait / setup / shutdown
-code paths run end to end through the real adb server.
+starts a virtual device on the adb port given by ``-ports`` (and the gRPC port given by ``-grpc``; in the mode
+``FAKE_EMU_VDEVICE_MODE`` names, e.g. ``hardware`` for a device that starts as a fresh AVD does) so the real
+launch / boot-wait / setup / shutdown code paths run end to end through the real adb server.
 """
 
 from __future__ import annotations
@@ -34,9 +35,13 @@ if env.get("FAKE_EMU_MODE") == "fail" or calls < int(env.get("FAKE_EMU_FAIL_FIRS
           flush=True)
     sys.exit(1)
 console, adb = args[args.index("-ports") + 1].split(",")
-os.execv(sys.executable, [sys.executable, "-m", "emukit", "vdevice", "serve", "--port", adb,
-                          "--state-dir", env["FAKE_EMU_STATE_DIR"], "--avd-name", args[args.index("-avd") + 1],
-                          "--wipe-data"])
+serve = [sys.executable, "-m", "emukit", "vdevice", "serve", "--port", adb, "--state-dir", env["FAKE_EMU_STATE_DIR"],
+         "--avd-name", args[args.index("-avd") + 1], "--wipe-data"]
+if "-grpc" in args:
+    serve += ["--grpc-port", args[args.index("-grpc") + 1]]
+if env.get("FAKE_EMU_VDEVICE_MODE"):
+    serve += ["--mode", env["FAKE_EMU_VDEVICE_MODE"]]
+os.execv(sys.executable, serve)
 '''
 
 
