@@ -48,8 +48,9 @@ def test_fixtures_name_their_sources() -> None:
     from tests.hierarchy_match import load_fixture
 
     names = sorted(p.stem for p in MUSIC.glob("*.yaml"))
-    assert names == ["add_to_playlist_dialog", "mini_player", "new_playlist_dialog", "now_playing", "playlist_detail",
-                     "playlists_card_menu", "playlists_overflow", "queue", "songs_row_menu"]
+    assert names == ["add_to_playlist_dialog", "changelog", "mini_player", "new_playlist_dialog", "now_playing",
+                     "permission", "playlist_detail", "playlists_card_menu", "playlists_overflow", "queue",
+                     "songs_row_menu"]
     for name in names:
         doc = load_fixture(MUSIC / f"{name}.yaml")
         assert any("RetroMusicPlayer" in s.get("repo", "") for s in doc["sources"]), name
