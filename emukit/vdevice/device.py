@@ -71,7 +71,10 @@ DEFAULT_SETTINGS = {
     "global": {"auto_time": "1", "auto_time_zone": "1", "window_animation_scale": "1.0",
                "transition_animation_scale": "1.0", "animator_duration_scale": "1.0",
                "adb_enabled": "1", "airplane_mode_on": "0", "device_provisioned": "1"},
-    "system": {"time_12_24": "24", "screen_brightness": "128", "font_scale": "1.0"},
+    # screen_brightness_mode 0 (SCREEN_BRIGHTNESS_MODE_MANUAL): SettingsProvider's def_screen_brightness_automatic_mode
+    # is false (aosp-mirror/platform_frameworks_base 0073d092, packages/SettingsProvider/res/values/defaults.xml:36,
+    # loaded by DatabaseHelper.loadSystemSettings)
+    "system": {"time_12_24": "24", "screen_brightness": "128", "screen_brightness_mode": "0", "font_scale": "1.0"},
     "secure": {"default_input_method": "com.android.inputmethod.latin/.LatinIME",
                "android_id": "7b1e0d2c9a4f6e35"},
 }
@@ -197,6 +200,9 @@ class VirtualDevice:
         self._epoch_lock = threading.Lock()
         self._reading = threading.local()
         self.u2_ports: dict[int, int] = {}  # tcp ports served by a running uiautomator2 server
+        from emukit.vdevice.logd import LogBuffers
+
+        self.logs = LogBuffers(self.wall_ms)  # logd's ring buffers, in memory (adbd's reboot: empties them)
         state_file = self.state_dir / "state.json"
         if wipe or not state_file.exists():
             self._first_boot()
@@ -819,6 +825,11 @@ class VirtualDevice:
 
     def packages(self) -> Iterable[App]:
         return (self.apps[p] for p in sorted(self.apps))
+
+    # ------------------------------------------------------------------ log buffers (emukit.vdevice.logd)
+    def log(self, priority: str, tag: str, message: str, *, pid: int, uid: int = 0, buffer: str = "main") -> None:
+        """Append to a log buffer as liblog does for a process ``pid`` (``logcat`` reads it back)."""
+        self.logs.append(buffer, priority, tag, message, pid=pid, uid=uid)
 
     # ------------------------------------------------------------------ uiautomator2 server registration
     def u2_listen(self, port: int) -> None:

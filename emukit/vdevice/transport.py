@@ -146,6 +146,10 @@ class Connection:
         self._wlock = threading.Lock()
         self._slock = threading.Lock()
         self.dead = threading.Event()
+        self.fd = sock.fileno()  # adbd names a TCP transport "host-<fd>" (daemon/transport_local.cpp)
+        # ``adb reverse`` listeners, device side -> host side; like adbd's they belong to this transport and
+        # go away with it (adb_listeners.cpp: a listener's disconnect callback removes it)
+        self.reverse_forwards: dict[str, str] = {}
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     # ---------------------------------------------------------------- low level

@@ -66,6 +66,13 @@ def _windows(xml: str) -> list[ET.Element]:
     return list(ET.fromstring(xml))
 
 
+def _content(xml: str) -> tuple[int, int, int, int]:
+    """Bounds of the app window's ``android:id/content`` frame (the window itself spans the display, as a
+    phone window's DecorView does)."""
+    node = next(n for n in _windows(xml)[0].iter("node") if n.get("resource-id") == "android:id/content")
+    return parse_bounds(node.get("bounds"))
+
+
 # ------------------------------------------------------------------------------------------ the screen spec
 def test_screen_spec_parses_checks_and_formats():
     assert parse_screen("720x1280@320") == (720, 1280, 320)
@@ -160,8 +167,9 @@ def test_hierarchy_spans_the_display_and_bars_keep_their_dp_size(device):
     driver.home()
     xml = driver.hierarchy()
     tops = [parse_bounds(w.get("bounds")) for w in _windows(xml)]
-    assert tops[:3] == [(0, e["status"], e["w"], e["h"] - e["nav"]), (0, 0, e["w"], e["status"]),
+    assert tops[:3] == [(0, 0, e["w"], e["h"]), (0, 0, e["w"], e["status"]),
                         (0, e["h"] - e["nav"], e["w"], e["h"])]  # app window, status bar, navigation bar
+    assert _content(xml) == (0, e["status"], e["w"], e["h"] - e["nav"])  # between the bars
     assert (min(b[0] for b in tops), min(b[1] for b in tops), max(b[2] for b in tops), max(b[3] for b in tops)) == (
         0, 0, e["w"], e["h"])
     for node in _nodes(xml):
@@ -190,6 +198,6 @@ def test_keyboard_scales_with_the_display(device):
     assert all(0 <= b[0] and b[2] <= e["w"] and top < b[1] < b[3] <= e["h"] - e["nav"] for b in digits)
     key_w = e["w"] // 10
     assert {b[2] - b[0] for b in digits} == {key_w - round(10 * e["dpi"] / 420)}  # a tenth of the width, less the gap
-    # adjustResize: the app window sits between the status bar and the keyboard
-    assert parse_bounds(_windows(xml)[0].get("bounds")) == (0, e["status"], e["w"], top)
+    # adjustResize: the app's content sits between the status bar and the keyboard
+    assert _content(xml) == (0, e["status"], e["w"], top)
     driver.back()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import abc
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -130,8 +131,24 @@ class InputMixin(EditingMixin):
         if target.on_click is not None:
             self._invoke(target, target.on_click)
 
+    def hold(self, duration_ms: int) -> None:
+        """In hardware mode a gesture takes its real duration: wait ``duration_ms`` with the device lock
+        released (fully, even when the caller holds it) so the device goes on meanwhile, as the injected
+        events of a real gesture are spread over its duration (``input swipe ... DURATION``; UiAutomator's
+        InteractionController.swipe sleeps MOTION_EVENT_INJECTION_DELAY_MILLIS = 5 ms after each of its
+        steps, androidx/androidx 17a86409 test/uiautomator/uiautomator/src/main/java/androidx/test/uiautomator/
+        InteractionController.java). The deterministic mode does not wait."""
+        if not self.device.hardware or duration_ms <= 0:
+            return
+        deadline = time.monotonic() + duration_ms / 1000
+        released = threading.Condition(self.device.lock)  # wait() releases an RLock however deep it is held
+        with released:
+            while (left := deadline - time.monotonic()) > 0:
+                released.wait(left)
+
     def long_press(self, x: int, y: int, duration_ms: int = 700) -> None:
         """Touch and hold: ``on_long_click_at(x, y)`` or ``on_long_click`` of the deepest view that has one."""
+        self.hold(duration_ms)
         with self.device.lock:
             self._begin()
             self._long_press(x, y)
@@ -153,7 +170,9 @@ class InputMixin(EditingMixin):
                 return
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
-        """A moving touch: drag handle, shade pull-down / push-up, or scroll (a still one is a tap/long press)."""
+        """A moving touch: drag handle, shade pull-down / push-up, or scroll (a still one is a tap/long press).
+        The effect comes when the finger lifts, after the gesture's duration in hardware mode."""
+        self.hold(duration_ms)
         with self.device.lock:
             self._begin()
             self._swipe(x1, y1, x2, y2, duration_ms)
@@ -187,14 +206,18 @@ class InputMixin(EditingMixin):
 
     def drag(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 1000) -> None:
         """Long press then move (uiautomator drag, ``input draganddrop``): ``on_drag`` or swipe semantics."""
+        self.hold(duration_ms)
         with self.device.lock:
             self._begin()
-            _, path = self._hit(x1, y1)
-            handle = next((v for v in reversed(path) if v.on_drag is not None), None)
-            if handle is not None:
-                self._invoke(handle, handle.on_drag, x1, y1, x2, y2)
-            else:
-                self._swipe(x1, y1, x2, y2, duration_ms)
+            self._drag(x1, y1, x2, y2, duration_ms)
+
+    def _drag(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int) -> None:
+        _, path = self._hit(x1, y1)
+        handle = next((v for v in reversed(path) if v.on_drag is not None), None)
+        if handle is not None:
+            self._invoke(handle, handle.on_drag, x1, y1, x2, y2)
+        else:
+            self._swipe(x1, y1, x2, y2, duration_ms)
 
     def touch(self, action: int, x: int, y: int) -> None:
         """Raw MotionEvents, fed one by one; ACTION_UP classifies the gesture by host time and distance."""
@@ -223,7 +246,7 @@ class InputMixin(EditingMixin):
                 else:
                     self._tap(touch.x, touch.y)
             elif touch.t_moved - touch.t_down >= LONG_PRESS_S:
-                self.drag(touch.x, touch.y, x, y, held_ms)
+                self._drag(touch.x, touch.y, x, y, held_ms)
             else:
                 self._swipe(touch.x, touch.y, x, y, held_ms)
 

@@ -1,7 +1,8 @@
 """The window manager: composes the screen from the top activity and system UI, renders it and takes input.
 
-Windows, bottom first: the app (top activity, built into the frame between the system bars, shrunk above
-the keyboard while one shows, like ``adjustResize``), status bar, navigation bar, soft keyboard (while an
+Windows, bottom first: the app (top activity, its content view built into the frame between the system bars,
+shrunk above the keyboard while one shows, like ``adjustResize``, inside the window decor that holds
+``android:id/content``), status bar, navigation bar, soft keyboard (while an
 editable view is focused), Overview, notification shade and toast. Screenshots are cached by the render
 relevant content of the composed tree, so an unchanged screen costs one tree build.
 
@@ -12,6 +13,7 @@ caller; they take it again (it is an RLock) so direct calls are safe too.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
@@ -35,6 +37,8 @@ T = TypeVar("T")
 STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
 CACHE_SIZE = 12  # rendered images (7.7 MB each at 1080x2400)
 PNG_CACHE_SIZE = 512  # encoded screenshots (~50-150 kB each): the same screens recur across branches
+CONTENT_ID = "android:id/content"  # Window.ID_ANDROID_CONTENT (com.android.internal.R.id.content)
+SYSTEM_SERVER_PID = 520  # emukit.vdevice.shell.commands.procs: system_server's pid in ``ps``
 
 
 def _signature(view: View, out: list[tuple]) -> None:
@@ -80,6 +84,7 @@ class WindowManager(InputMixin):
         self._bands = BandCache()  # compressed rows shared by this device's screenshots
         self._memo_key: tuple | None = None
         self._memo_values: dict[object, object] = {}
+        self._displayed: tuple | None = None  # the activity whose first draw was logged last
         super().__init__()
 
     def memo(self, name: object, compute: Callable[[], T]) -> T:
@@ -120,7 +125,7 @@ class WindowManager(InputMixin):
             top_bg = app_win.style.bg
             dark = ui.shade_open or self.overview_open
             bottom_bg = theme.DARK_SURFACE if dark else (app_win.style.bg2 or top_bg)
-            wins = [app_win, systemui.status_bar(self.device, top_bg),
+            wins = [self._decor(app_win), systemui.status_bar(self.device, top_bg),
                     systemui.navigation_bar(self, bottom_bg, field is not None)]
             if field is not None:
                 self.attach_text_menu(app_win, field)
@@ -137,10 +142,12 @@ class WindowManager(InputMixin):
             return wins
 
     def _app_window(self, frame: Bounds) -> View:
+        """The top activity's content view, built into ``frame``."""
         device = self.device
         for _ in range(4):
             act = device.top
             app = device.app(act.package)
+            started = time.monotonic()
             try:
                 root = app.build(device, act, frame)
             except Exception:
@@ -149,8 +156,38 @@ class WindowManager(InputMixin):
                 self._crash(act.package)
                 continue
             root.fill_package(act.package)
+            self._note_displayed(int((time.monotonic() - started) * 1000))
             return root
         raise RuntimeError("no activity could be built")
+
+    def _decor(self, content: View) -> View:
+        """The activity window around its content view, as PhoneWindow builds it for a window without a
+        title (frameworks/base core/java/com/android/internal/policy/PhoneWindow.java generateLayout with
+        core/res/res/layout/screen_simple.xml): the DecorView (a FrameLayout over the whole window), a
+        vertical LinearLayout (fitsSystemWindows) and the FrameLayout ``android:id/content``
+        (Window.ID_ANDROID_CONTENT) that holds the content view, inside the system bars (or above the
+        keyboard). uiautomator reports the DecorView and the LinearLayout with no resource id."""
+        frame = content.bounds
+        holder = View(resource_id=CONTENT_ID, bounds=frame, children=[content])
+        column = View(cls="android.widget.LinearLayout", bounds=(0, 0, SCREEN_W, SCREEN_H), children=[holder])
+        decor = View(bounds=(0, 0, SCREEN_W, SCREEN_H), children=[column])
+        decor.fill_package(content.package)
+        return decor
+
+    def _note_displayed(self, draw_ms: int) -> None:
+        """Log the first draw of a newly shown activity as ActivityMetricsLogger.logAppDisplayed does
+        (services/core/java/com/android/server/wm/ActivityMetricsLogger.java: ``Log.i`` with tag
+        ActivityTaskManager, "Displayed <short component> for user 0: +<ms>ms"), from system_server."""
+        device = self.device
+        act = device.top
+        key = (act.package, act.activity, len(device.state.back_stack), device.state.pids.get(act.package))
+        if key == self._displayed:
+            return
+        self._displayed = key
+        package, component = device.current_focus()
+        short = "." + component[len(package) + 1:] if component.startswith(package + ".") else component
+        device.log("I", "ActivityTaskManager", f"Displayed {package}/{short} for user 0: +{max(1, draw_ms)}ms",
+                   pid=SYSTEM_SERVER_PID, uid=1000)
 
     def _mark_focus(self, app_win: View) -> View | None:
         """Find the focused editable in the app window and mark it ``focused``."""

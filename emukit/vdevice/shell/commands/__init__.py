@@ -16,6 +16,7 @@ from emukit.vdevice.shell.commands import (  # noqa: F401  (imported for their r
     find,
     grep,
     listing,
+    logcat,
     packages,
     procs,
     runners,

@@ -1,8 +1,15 @@
 """Processes: ps, pidof, kill. The table is a fixed system core, one process per running app (pids from
-``device.state.pids``), adbd and the shell itself."""
+``device.state.pids``), the uiautomator2 server while one listens, adbd, the shell itself and the shell's
+background job (``cmd &``, pid ``$!``) when a command registered one (:func:`start_job`).
+
+``kill`` follows Linux permissions: root may signal anything, the shell user the processes running as
+``shell`` (the same uid): its own background jobs and the ``app_process`` of the uiautomator2 server it
+started; an app's process runs as the app's uid, so only root may kill it."""
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -11,6 +18,7 @@ from emukit.vdevice.shell.commands.fsutil import app_uid, id_name
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
+    from emukit.vdevice.shell.interp import Shell
 
 
 # ------------------------------------------------------------------------------------------ processes
@@ -35,6 +43,36 @@ ADBD_PID = 410
 ZYGOTE_PID = 300
 
 
+U2_SERVER_PID = 3900  # ``app_process`` running com.wetest.uia2.Main
+
+
+SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "BUS": 7, "FPE": 8, "KILL": 9,
+           "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15}
+
+
+@dataclass
+class Job:
+    """A command the shell runs in the background (``cmd &``); ``on_signal(name)`` is called by ``kill``."""
+
+    pid: int
+    name: str
+    on_signal: Callable[[str], None]
+
+
+_JOBS: weakref.WeakKeyDictionary[Shell, dict[int, Job]] = weakref.WeakKeyDictionary()
+
+
+def start_job(ctx: Ctx, name: str, on_signal: Callable[[str], None]) -> int:
+    """Register the background command of ``ctx`` as a process of its shell; returns its pid (``$!``)."""
+    pid = SHELL_PID + 1
+    _JOBS.setdefault(ctx.shell, {})[pid] = Job(pid, name, on_signal)
+    return pid
+
+
+def end_job(ctx: Ctx, pid: int) -> None:
+    _JOBS.get(ctx.shell, {}).pop(pid, None)
+
+
 def pid_of(device: VirtualDevice, package: str) -> int:
     """The app's pid; a process started before pids were tracked gets a stable fallback number."""
     pid = device.state.pids.get(package)
@@ -57,10 +95,14 @@ def process_table(ctx: Ctx) -> list[Proc]:
     for pkg in device.state.running:
         procs.append(Proc(id_name(device, app_uid(device, pkg)), pid_of(device, pkg), ZYGOTE_PID, pkg))
     if getattr(device, "u2_ports", None):
-        procs.append(Proc("shell", 3900, ADBD_PID, "app_process", 90000, 13000000))
+        procs.append(Proc("shell", U2_SERVER_PID, ADBD_PID, "app_process", 90000, 13000000))
     user = "root" if root else "shell"
     procs.append(Proc(user, SHELL_PID, ADBD_PID, "sh", 2048, 10865468, "do_wait"))
-    procs.append(Proc(user, SHELL_PID + 1, SHELL_PID, "ps", 2048, 10865468, "0", "R"))
+    jobs = _JOBS.get(ctx.shell, {})
+    for job in jobs.values():
+        procs.append(Proc(user, job.pid, SHELL_PID, job.name, 4096, 10900000))
+    own = SHELL_PID + 1 + len(jobs)  # the ps (or other command) reading the table
+    procs.append(Proc(user, own, SHELL_PID, "ps", 2048, 10865468, "0", "R"))
     return sorted(procs, key=lambda p: p.pid)
 
 
@@ -110,17 +152,38 @@ def pidof(ctx: Ctx) -> int:
     return 0
 
 
+def _signal(args: list[str]) -> tuple[str, list[str]]:
+    """Split ``kill``'s signal option (``-9``, ``-KILL``, ``-SIGINT``, ``-s INT``) from its operands."""
+    sig, rest = "TERM", []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "-s" and i + 1 < len(args):
+            sig, i = args[i + 1], i + 2
+            continue
+        if arg.startswith("-") and len(arg) > 1 and arg != "-l" and (arg[1:].isdigit() or arg[1:].isupper()):
+            sig = arg[1:]
+        else:
+            rest.append(arg)
+        i += 1
+    sig = sig.upper().removeprefix("SIG")
+    if sig.isdigit():
+        sig = next((name for name, num in SIGNALS.items() if num == int(sig)), sig)
+    return sig, rest
+
+
 @command("kill", "killall", "pkill")
 def kill(ctx: Ctx) -> int:
-    args = [a for a in ctx.args if not (a.startswith("-") and (a[1:].isdigit() or a[1:].isupper()))]
-    if args and args[0] == "-s":
-        args = args[2:]
+    sig, args = _signal(list(ctx.args))
     if "-l" in args:
-        ctx.write("HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM\n")
+        ctx.write(" ".join(SIGNALS) + "\n")
         return 0
+    if sig not in SIGNALS and sig != "0":
+        return ctx.fail(f"unknown signal '{sig}'")
     if not args:
         return ctx.fail("Needs 1 argument")
     procs = process_table(ctx)
+    jobs = _JOBS.get(ctx.shell, {})
     status = 0
     for arg in args:
         if ctx.name == "kill":
@@ -132,9 +195,21 @@ def kill(ctx: Ctx) -> int:
             status = 1
             continue
         for proc in matches:
-            if proc.name in ctx.device.apps and (ctx.rooted or proc.user == "shell"):
+            permitted = ctx.rooted or proc.user == "shell"
+            if sig == "0":  # kill -0: only asks whether the process exists and may be signalled
+                if not permitted:
+                    ctx.error(f"{'pid ' if ctx.name == 'kill' else ''}{arg}: Operation not permitted")
+                    status = 1
+                continue
+            if proc.name in ctx.device.apps and permitted:
                 ctx.device.force_stop(proc.name)
-            elif proc.pid not in (SHELL_PID, SHELL_PID + 1):
+            elif proc.pid in jobs and permitted:
+                job = jobs.pop(proc.pid)
+                job.on_signal(sig)
+            elif proc.pid == U2_SERVER_PID and permitted:
+                with ctx.device.lock:  # the server dies: its port stops answering, its launch command ends
+                    ctx.device.u2_ports.clear()
+            elif not (permitted and (proc.pid == SHELL_PID or proc.name == "ps")):
                 ctx.error(f"{'pid ' if ctx.name == 'kill' else ''}{arg}: Operation not permitted")
                 status = 1
     return status

@@ -1,12 +1,16 @@
-"""Screen and input commands: ``input``, ``screencap``, ``uiautomator dump`` and ``app_process`` (the
-uiautomator2 server launcher). Input is dispatched to the window manager (``device.wm``)."""
+"""Screen and input commands: ``input``, ``screencap``, ``screenrecord``, ``uiautomator dump`` and
+``app_process`` (the uiautomator2 server launcher). Input is dispatched to the window manager
+(``device.wm``); ``input`` runs without the device lock so that a gesture's duration (hardware mode) does
+not hold the rest of the device still."""
 
 from __future__ import annotations
 
 import inspect
 import struct
+import threading
+import time
 
-from emukit.vdevice.shell.commands.base import Ctx, command
+from emukit.vdevice.shell.commands.base import Ctx, UsageError, command, getopt
 from emukit.vdevice.shell.commands.fsutil import stamp
 
 U2_JAR = "/data/local/tmp/u2.jar"
@@ -62,7 +66,7 @@ def keycode(name: str) -> int:
     if name.isdigit():
         return int(name)
     key = name.upper()
-    key = key[len("KEYCODE_"):] if key.startswith("KEYCODE_") else key
+    key = key.removeprefix("KEYCODE_")
     if key not in KEYCODES:
         raise _BadInput(f"Unknown keycode: {name}")
     return KEYCODES[key]
@@ -70,7 +74,7 @@ def keycode(name: str) -> int:
 
 def _coord(text: str) -> int:
     try:
-        return int(round(float(text)))
+        return round(float(text))
     except ValueError:
         raise _BadInput(f"bad coordinate '{text}'") from None
 
@@ -82,7 +86,7 @@ def _accepts(fn: object, name: str) -> bool:
         return False
 
 
-@command("input")
+@command("input", unlocked=True)
 def input_(ctx: Ctx) -> int:
     args = list(ctx.args)
     if args and args[0] in SOURCES:
@@ -229,12 +233,134 @@ def app_process(ctx: Ctx) -> int:
         return 0
     closed = ctx.shell.closed
     try:
-        if closed is not None:
-            while not closed.wait(0.2):
+        if closed is not None:  # serves until the host closes the stream or the server is killed
+            while not closed.wait(0.2) and port in device.u2_ports:
                 pass
     finally:
         device.u2_unlisten(port)
     return 0
+
+
+# ------------------------------------------------------------------------------------------ screenrecord
+SCREENRECORD_USAGE = """Usage: screenrecord [options] <filename>
+
+Android screenrecord v1.3.  Records the device's display to a .mp4 file.
+
+Options:
+--size WIDTHxHEIGHT
+    Set the video size, e.g. "1280x720".  Default is the device's main
+    display resolution (if supported), 1280x720 if not.  For best results,
+    use a size supported by the AVC encoder.
+--bit-rate RATE
+    Set the video bit rate, in bits per second.  Value may be specified as
+    bits or megabits, e.g. '4000000' is equivalent to '4M'.  Default 20Mbps.
+--time-limit TIME
+    Set the maximum recording time, in seconds.  Default is 180. Set to 0
+    to remove the time limit.
+--verbose
+    Display interesting information on stdout.
+--help
+    Show this message.
+
+Recording continues until Ctrl-C is hit or the time limit is reached.
+"""
+SCREENRECORD_LONG = {"size": "S", "bit-rate": "B", "time-limit": "L", "verbose": "V", "help": "H",
+                     "rotate": "R", "bugreport": "U", "output-format": "O", "codec-name": "C", "display-id": "D",
+                     "persistent-surface": "P", "bframes": "F", "show-device-info": "I", "show-frame-time": "T"}
+DEFAULT_TIME_LIMIT_S = 180  # screenrecord's default and (before Android 14's --time-limit 0) maximum
+
+
+class _Recording:
+    """Frames of one screenrecord run: the screen at the start and whenever it is asked again."""
+
+    def __init__(self, ctx: Ctx, target: str, size: tuple[int, int] | None) -> None:
+        self.ctx, self.target, self.size = ctx, target, size
+        self.frames: list[tuple[object, int]] = []
+        self._last_ms = ctx.device.elapsed_ms()
+        self._lock = threading.Lock()
+        self.capture()
+
+    def capture(self) -> None:
+        """Add the current screen; the previous frame lasts until now."""
+        device = self.ctx.device
+        with device.ui_reading(), device.lock:
+            image = device.wm.screenshot_image()
+            now = device.elapsed_ms()
+        if self.size is not None:
+            image = image.resize(self.size)
+        with self._lock:
+            if self.frames:
+                picture, _ = self.frames[-1]
+                self.frames[-1] = (picture, max(1, now - self._last_ms))
+            self.frames.append((image, 1))
+            self._last_ms = now
+
+    def finish(self) -> int:
+        """Write the MP4 file (as MediaMuxer does when screenrecord stops); returns the exit status."""
+        from emukit.vdevice.mp4 import still_frames_mp4
+
+        self.capture()
+        ctx = self.ctx
+        with ctx.device.lock:
+            try:
+                ctx.fs.write_bytes(self.target, still_frames_mp4(self.frames[:-1] or self.frames), ctx.cwd)
+                stamp(ctx.device, ctx.fs.host(self.target, ctx.cwd))
+            except OSError as exc:
+                ctx.ewrite(f"Unable to open '{self.target}': {exc.strerror}\n")
+                return 1
+        return 0
+
+
+@command("screenrecord", unlocked=True)
+def screenrecord(ctx: Ctx) -> int:
+    """Records until the time limit, the host closing the stream (Ctrl-C) or, run with ``&``, a ``kill``
+    of its pid (SIGINT/SIGTERM/SIGHUP finish the file; SIGKILL leaves none). The file is an MP4 of the
+    screens shown (:mod:`emukit.vdevice.mp4`)."""
+    try:
+        opts, operands = getopt(ctx, list(ctx.args), "S:B:L:VHR:UO:C:D:PF:IT", long=SCREENRECORD_LONG)
+    except UsageError as exc:
+        ctx.ewrite(f"{exc}\n{SCREENRECORD_USAGE}")
+        return 2
+    if opts.get("H"):
+        ctx.ewrite(SCREENRECORD_USAGE)
+        return 0
+    if len(operands) != 1:
+        ctx.ewrite("Must specify output file (see --help).\n")
+        return 2
+    size = None
+    if "S" in opts:
+        width, sep, height = str(opts["S"]).partition("x")
+        if not (sep and width.isdigit() and height.isdigit()):
+            ctx.ewrite(f"Invalid size '{opts['S']}', must be width x height\n")
+            return 2
+        size = (int(width), int(height))
+    try:
+        limit = float(opts.get("L", DEFAULT_TIME_LIMIT_S))
+    except ValueError:
+        ctx.ewrite(f"Invalid time limit {opts['L']}\n")
+        return 2
+    recording = _Recording(ctx, operands[0], size)
+    if ctx.background:
+        from emukit.vdevice.shell.commands.procs import start_job
+
+        def on_signal(sig: str) -> None:
+            if sig != "KILL":
+                recording.finish()
+
+        start_job(ctx, "screenrecord", on_signal)
+        return 0
+    from emukit.vdevice.shell.commands.runners import pass_time
+
+    if ctx.device.clock_mode == "realtime":
+        closed = ctx.shell.closed or threading.Event()
+        deadline = time.monotonic() + (limit if limit > 0 else float("inf"))
+        while not closed.wait(min(1.0, max(0.0, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                break
+            recording.capture()
+    else:
+        pass_time(ctx, limit if limit > 0 else DEFAULT_TIME_LIMIT_S)
+    return recording.finish()
 
 
 def _exists(ctx: Ctx, path: str) -> bool:

@@ -130,28 +130,7 @@ def hostname(ctx: Ctx) -> int:
     return 0
 
 
-# ------------------------------------------------------------------------------------------ logs, selinux
-@command("log")
-def log(ctx: Ctx) -> int:
-    return 0
-
-
-@command("logcat", unlocked=True)
-def logcat(ctx: Ctx) -> int:
-    """No log buffer is modelled: dumps are empty and a live logcat waits until the stream closes."""
-    args = ctx.args
-    if any(a in ("-d", "-c", "-g", "--clear", "-t", "-T", "-S", "-L") or a.startswith(("-t", "-T")) for a in args):
-        if "-g" in args:
-            ctx.write("main: ring buffer is 256 KiB (0 B consumed), max entry is 5120 B, max payload is 4068 B\n")
-        return 0
-    if ctx.background or ctx.shell.closed is None:
-        return 0
-    ctx.flush()
-    while not ctx.shell.closed.wait(0.2):
-        pass
-    return 0
-
-
+# ------------------------------------------------------------------------------------------ selinux (log and logcat: logcat.py)
 @command("getenforce")
 def getenforce(ctx: Ctx) -> int:
     ctx.write("Enforcing\n")
