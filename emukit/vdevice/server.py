@@ -16,6 +16,7 @@ from pathlib import Path
 
 from emukit.vdevice.console import ConsoleSession, load_or_create_token
 from emukit.vdevice.device import VirtualDevice, format_screen
+from emukit.vdevice.logd import BUFFERS
 from emukit.vdevice.sync import SyncSession
 from emukit.vdevice.transport import Connection, Stream, banner_for
 
@@ -226,9 +227,11 @@ class DeviceServer:
     # ------------------------------------------------------------------ services
     def resolve(self, service: str):
         """Handler for an ADB service name, or None to refuse it. Shell lines and uiautomator2 calls mark
-        their own screen-memo scope; every other service (sync, root, reboot) may change the device."""
+        their own screen-memo scope, the framebuffer only reads the screen and the reverse table is not
+        device state; every other service (sync, root, reboot) may change the device."""
         handler = self._resolve(service)
-        if handler is None or handler in (self._shell_v1, self._shell_v2, self._u2):
+        if handler is None or handler in (self._shell_v1, self._shell_v2, self._u2, self._framebuffer,
+                                          self._reverse):
             return handler
 
         def changing(stream: Stream, svc: str) -> None:
@@ -253,6 +256,10 @@ class DeviceServer:
             if port not in self.device.u2_ports:
                 return None
             return self._u2
+        if service == "framebuffer:":
+            return self._framebuffer
+        if service.startswith("reverse:"):
+            return self._reverse
         if service.startswith(("root:", "unroot:")):
             return self._root
         if service.startswith("reboot:"):
@@ -262,10 +269,33 @@ class DeviceServer:
     def _command_of(self, service: str) -> str:
         return service.split(":", 1)[1] if ":" in service else ""
 
-    def _run(self, command: str, out, err, closed: threading.Event) -> int:
+    def _run(self, command: str, out, err, closed: threading.Event, stdin: bytes = b"") -> int:
         from emukit.vdevice.shell import run_shell
 
-        return run_shell(self.device, command, out, err, b"", closed)
+        return run_shell(self.device, command, out, err, stdin, closed)
+
+    @staticmethod
+    def _streamed_install(stream: Stream, command: str) -> bytes:
+        """The APK bytes of a streamed install: ``adb install`` opens ``exec:cmd package 'install' -S SIZE``
+        and writes SIZE bytes after it, which ``cmd package install -S`` reads from its input (adb
+        client/adb_install.cpp ``install_app_streamed``; PackageManagerShellCommand ``runInstall``); other
+        commands get no input."""
+        words = command.replace("'", " ").replace('"', " ").split()
+        if len(words) < 4 or words[:2] not in (["cmd", "package"], ["pm", "install"]) or "-S" not in words:
+            return b""
+        if words[:2] == ["cmd", "package"] and words[2] not in ("install", "install-write"):
+            return b""
+        try:
+            want = int(words[words.index("-S") + 1])
+        except (IndexError, ValueError):
+            return b""
+        data = b""
+        while len(data) < want:
+            chunk = stream.recv()
+            if not chunk:
+                break
+            data += chunk
+        return data
 
     def _shell_v1(self, stream: Stream, service: str) -> None:
         command = self._command_of(service)
@@ -279,7 +309,8 @@ class DeviceServer:
                 stream.send(_corrupt(data) if corrupt else data)
 
         closed = self._closed_event(stream)
-        self._run(command, write, write, closed)
+        stdin = self._streamed_install(stream, command) if service.startswith("exec:") else b""
+        self._run(command, write, write, closed, stdin)
 
     def _interactive(self, stream: Stream) -> None:
         prompt = lambda: ("emu64x:/ # " if self.device.state.rooted else "emu64x:/ $ ").encode()
@@ -330,6 +361,59 @@ class DeviceServer:
 
         serve_connection(self.device, stream.recv, send)
 
+    def _framebuffer(self, stream: Stream, _service: str) -> None:
+        """``framebuffer:``: adbd runs ``screencap`` and sends its pixels behind the ``fbinfo`` header."""
+        with self.device.ui_reading(), self.device.lock:
+            image = self.device.wm.screenshot_image()
+        stream.send(framebuffer_header(image.width, image.height) + image.convert("RGBA").tobytes())
+
+    def _reverse(self, stream: Stream, service: str) -> None:
+        """``reverse:forward:[norebind:]LOCAL;REMOTE``, ``reverse:killforward:LOCAL``,
+        ``reverse:killforward-all`` and ``reverse:list-forward``, answered as adbd's reverse_service does
+        (daemon/services.cpp, adb.cpp ``handle_forward_request``; LineageOS android_packages_modules_adb
+        lineage-21.0 d312257c): on the device side one ``OKAY`` (no connect OKAY, the adb server sends that),
+        ``FAIL`` + a length-prefixed message on an error, and the listing as one length-prefixed string."""
+        conn = stream.conn
+        table = conn.reverse_forwards
+        request = service[len("reverse:"):]
+        if request == "list-forward":
+            # adb_listeners.cpp format_listeners: "<serial> <local> <remote>\n" per listener, the serial of
+            # a TCP transport on the device being "host-<fd>" (daemon/transport_local.cpp)
+            listing = "".join(f"host-{conn.fd} {local} {remote}\n" for local, remote in table.items())
+            stream.send(_protocol_string(listing))
+        elif request == "killforward-all":
+            table.clear()
+            stream.send(b"OKAY")
+        elif request.startswith("killforward:"):
+            local = request[len("killforward:"):]
+            if ";" in local or not local:
+                stream.send(b"FAIL" + _protocol_string(f"bad killforward: {local}"))
+            elif table.pop(local, None) is None:
+                stream.send(b"FAIL" + _protocol_string(f"listener '{local}' not found"))
+            else:
+                stream.send(b"OKAY")
+        elif request.startswith("forward:"):
+            spec = request[len("forward:"):]
+            norebind = spec.startswith("norebind:")
+            spec = spec[len("norebind:"):] if norebind else spec
+            pieces = spec.split(";")
+            if len(pieces) != 2 or not all(pieces) or pieces[1].startswith("*"):
+                stream.send(b"FAIL" + _protocol_string(f"bad forward: {spec}"))
+                return
+            local, remote = pieces
+            if norebind and local in table:
+                stream.send(b"FAIL" + _protocol_string("cannot rebind existing socket"))
+                return
+            resolved = ""
+            if local == "tcp:0":  # the device picks a free port and reports it
+                used = {int(k[4:]) for k in table if k.startswith("tcp:") and k[4:].isdigit()}
+                port = next(p for p in range(REVERSE_EPHEMERAL_FIRST, 65536) if p not in used)
+                local, resolved = f"tcp:{port}", str(port)
+            table[local] = remote
+            stream.send(b"OKAY" + (_protocol_string(resolved) if resolved else b""))
+        else:
+            stream.send(b"FAIL" + _protocol_string("not a reverse forwarding command"))
+
     def _root(self, stream: Stream, service: str) -> None:
         want_root = service.startswith("root:")
         with self.device.lock:
@@ -349,8 +433,27 @@ class DeviceServer:
         stream.close()
         with self.device.lock:
             self.device.reboot()
+            self.device.logs.clear(BUFFERS)  # logd starts afresh
         self.drop_connections()
         self._reregister_later(0.2)
+
+
+# The device side's ephemeral ports (Linux ip_local_port_range starts at 32768), for ``reverse:forward:tcp:0``.
+REVERSE_EPHEMERAL_FIRST = 32768
+
+
+def framebuffer_header(width: int, height: int) -> bytes:
+    """adbd's ``struct fbinfo`` for an RGBA_8888 screen (daemon/framebuffer_service.cpp, LineageOS
+    android_packages_modules_adb lineage-21.0 d312257c): 14 little-endian u32, version 2
+    (DDMS_RAWIMAGE_VERSION), bpp 32, colorSpace 1 (sRGB, screencap's COLORSPACE_SRGB), size, width, height,
+    then offset/length of red (0/8), blue (16/8), green (8/8) and alpha (24/8)."""
+    return struct.pack("<14I", 2, 32, 1, width * height * 4, width, height, 0, 8, 16, 8, 8, 8, 24, 8)
+
+
+def _protocol_string(text: str) -> bytes:
+    """adb's SendProtocolString: four hex digits of length, then the bytes."""
+    data = text.encode()
+    return b"%04x" % len(data) + data
 
 
 def _corrupt(data: bytes) -> bytes:

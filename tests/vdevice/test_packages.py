@@ -127,6 +127,22 @@ def test_install_through_adbutils_makes_the_app_appear_stopped(clean, apks):
     assert re.search(r"stopped=false", sh(dev, f"dumpsys package {MARKOR}")[1])
 
 
+def test_adb_install_streams_the_file_through_the_adb_binary(clean, apks, adb_server):
+    """``adb install`` of the real adb binary: ``exec:cmd package 'install' -S SIZE`` followed by the bytes."""
+    import subprocess
+
+    env = dict(adb_server.env)
+    out = subprocess.run([adbutils.adb_path(), "-P", str(adb_server.port), "-s", clean.serial, "install",
+                          str(apks["retro"])], capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 0 and "Success" in out.stdout, out.stdout + out.stderr
+    assert f"package:{RETRO} versionCode:10603" in sh(clean, "pm list packages -3 --show-versioncode")[1]
+    bad = apks["retro"].with_name("not-an-apk.apk")
+    bad.write_bytes(b"PK\x03\x04 not a stand-in")
+    out = subprocess.run([adbutils.adb_path(), "-P", str(adb_server.port), "-s", clean.serial, "install", str(bad)],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode != 0 and "INSTALL_FAILED_INVALID_APK" in out.stdout + out.stderr
+
+
 def test_refusals_print_the_real_failure_strings(clean, apks):
     dev = clean
     junk = push(dev, b"\x7fELF not an apk", "junk.apk")
