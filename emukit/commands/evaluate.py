@@ -158,7 +158,8 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
                 console.print(f"[dim]{task.id}: initial screen {'from the cache' if cached else 'captured'}[/dim]")
 
         initial = initial_observations(tasks, InitialCache(out / "initial"), device=args.device,
-                                       data_dir=args.data_dir or default_data_dir(), on_task=seen)
+                                       data_dir=args.data_dir or default_data_dir(), on_task=seen,
+                                       vdevice_mode=args.vdevice_mode)
         adapter = create_adapter(args.model, cache_dir=out / "cache", concurrency=1, max_retries=args.retries,
                                  timeout_s=args.request_timeout)
         agent = create_agent(args.agent, timeout_s=args.request_timeout) if "agent" in tracks else None
@@ -186,6 +187,8 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from emukit.commands.options import add_vdevice_mode
+
     p = sub.add_parser("evaluate", help="score a world model on strict A/B pairs or on milestone tasks",
                        description="Pairs: build each branch's request, get the model's prediction, render it "
                                    "offline, read the family outcome and score BranchExact / PairCorrect. "
@@ -235,6 +238,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--device", default=None,
                    help="device for the initial screens (default: the attached one, else an embedded virtual "
                         "device); not needed once they are cached under OUT/initial")
+    add_vdevice_mode(t)
     t.add_argument("--stagnation-k", type=int, default=3,
                    help="the agent track stops after this many identical generated screens in a row")
     t.add_argument("--max-steps", type=int, default=None,

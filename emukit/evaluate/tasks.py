@@ -289,7 +289,8 @@ class InitialCache:
 
 def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: str | None = None,
                          data_dir: Path | None = None,
-                         on_task: Callable[[Task, bool], None] | None = None) -> dict[str, tuple[bytes, str]]:
+                         on_task: Callable[[Task, bool], None] | None = None,
+                         vdevice_mode: str = "deterministic") -> dict[str, tuple[bytes, str]]:
     """``task id -> (png, xml)`` of every task's real initial screen: from the cache, else by resetting the
     task on a device (``device``, else the attached one, else an embedded virtual device with its state
     under ``data_dir``) and caching what it shows. ``on_task(task, from_cache)`` reports progress."""
@@ -308,7 +309,7 @@ def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: 
         from emukit.device.select import one_device
         from emukit.tasks.session import TaskSession
 
-        with one_device(device, data_dir or default_data_dir()) as driver:
+        with one_device(device, data_dir or default_data_dir(), vdevice_mode=vdevice_mode) as driver:
             for task in missing:
                 session = TaskSession(driver, task, data_dir)
                 session.reset()
