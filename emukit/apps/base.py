@@ -106,6 +106,30 @@ class AppProfile:
         """The resource id of ``name`` in this build's table."""
         return self.table.rid(name)
 
+    def switch_is_on(self, name: str) -> bool | None:
+        """Whether the switch row titled by entry ``name`` (``sel`` syntax, another app's table allowed) is on;
+        None when no such row shows. The state is read where either kind of settings page keeps it: on the
+        titled node itself (a Compose row merges its switch's toggleable state into one node) or on a
+        checkable view inside the nearest clickable ancestor (a SwitchPreference row's ``switch_widget``)."""
+        import xml.etree.ElementTree as ET
+
+        query = self.sel(name)
+        root = ET.fromstring(self.driver.hierarchy())
+        parents = {child: parent for parent in root.iter() for child in parent}
+        for node in root.iter("node"):
+            if "text" in query and node.get("text") != query["text"]:
+                continue
+            if "description" in query and node.get("content-desc") != query["description"]:
+                continue
+            row = node
+            while row is not None and row.get("clickable") != "true":
+                row = parents.get(row)
+            for candidate in (node, *(row.iter("node") if row is not None else ())):
+                if candidate.get("checkable") == "true":
+                    return candidate.get("checked") == "true"
+            return None
+        return None
+
     def scroll_into_view(self, container: str, find: Callable[[], Element | None], max_swipes: int) -> None:
         """Swipe the scrolling view ``container`` (a table name) across its own bounds until ``find()`` gives an
         element wholly inside it: towards it when it is cut off at the top, else down. Gives up after

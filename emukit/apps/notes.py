@@ -309,10 +309,10 @@ class MarkorProfile(AppProfile):
             elif screen == "dialog_ok":
                 self.driver.tap(**self.sel("dialog_ok"))
             else:
-                if self.driver.exists(**self.sel("settings:manage_all_files_switch"), checked=False):
+                if self.switch_is_on("settings:manage_all_files_switch") is False:
                     self.driver.tap(**self.sel("settings:manage_all_files_switch"))
-                    self.driver.wait_until(lambda: self.driver.exists(**self.sel("settings:manage_all_files_switch"),
-                                                                      checked=True), "all-files access to turn on")
+                    self.driver.wait_until(lambda: self.switch_is_on("settings:manage_all_files_switch"),
+                                           "all-files access to turn on")
                 self.driver.back()
             self.driver.wait_idle()
         raise DeviceError(f"{self.driver.serial}: Markor still shows a first-run screen after "

@@ -1,8 +1,9 @@
 """Profile selectors against captured dumps: every ``<app>/<screen>.capture.xml`` under tests/fixtures/real/
-(captured on a real AVD with tools/capture_real_fixtures.py and copied there) and the capture this module makes
-from a virtual device with the same tool, each matched against its structure fixture
-(:func:`emukit.apps.structure.match_fixture`) and checked for the table entries the fixture's screen relies on.
-The virtual capture always runs, so this module never collects zero cases."""
+(captured on a real AVD with tools/capture_real_fixtures.py, first-run screens included with ``--first-run``,
+and copied there) and the capture this module makes from a virtual device with the same tool (every fixture's
+screen but the first-run ones, which the deterministic device never shows), each matched against its structure
+fixture (:func:`emukit.apps.structure.match_fixture`) and checked for the table entries the fixture's screen
+relies on. The virtual capture always runs, so this module never collects zero cases."""
 
 from __future__ import annotations
 
@@ -23,12 +24,9 @@ SPEC.loader.exec_module(TOOL)
 PACKAGES = {"markor": "net.gsantner.markor", "music": "code.name.monkey.retromusic",
             "clock": "com.google.android.deskclock", "settings": "com.android.settings",
             "launcher": "com.google.android.apps.nexuslauncher", "files": "com.google.android.documentsui",
-            "systemui": "com.android.systemui"}
-#: the screens the capture tool drives (app/screen), all of which have a fixture
-VIRTUAL = ["markor/notebook", "markor/new_file_dialog", "markor/delete_confirm", "markor/editor_paste",
-           "markor/view_selection", "music/playlists_overflow", "music/new_playlist_dialog", "clock/clock_tab",
-           "clock/timer_keypad", "settings/homepage", "settings/homepage_system", "settings/system",
-           "settings/date_time", "launcher/home", "launcher/all_apps"]
+            "systemui": "com.android.systemui", "permissions": "com.google.android.permissioncontroller"}
+#: the screens the capture tool drives on a device past its first run (app/screen), each with a fixture
+VIRTUAL = list(TOOL.SCREENS)
 REAL = sorted(str(p.relative_to(FIXTURES).with_suffix("").with_suffix("")) for p in FIXTURES.glob("*/*.capture.xml"))
 
 
@@ -44,8 +42,9 @@ def test_the_virtual_capture_has_every_listed_screen(virtual_capture: Path) -> N
 
     index = json.loads((virtual_capture.parent / "index.json").read_text())
     assert index["screens"] == VIRTUAL, index["failures"]
-    for screen in VIRTUAL:
-        assert (FIXTURES / f"{screen}.yaml").is_file(), screen
+    fixtures = {str(p.relative_to(FIXTURES).with_suffix("")) for p in FIXTURES.glob("*/*.yaml")}
+    assert set(VIRTUAL) == fixtures - set(TOOL.FIRST_RUN)
+    assert all(screen in fixtures for screen in REAL), REAL  # a real capture is named after its fixture
 
 
 def _check(xml: str, screen: str) -> list[str]:
