@@ -247,10 +247,16 @@ class Driver:
 
     def _caret_blinks(self, capture: tuple[bytes, str]) -> bool:
         """Whether this device's caret blinks, learnt once from the first settled screen with a focused text
-        field: watched for two blink periods (Editor.BLINK is 500 ms)."""
+        field: not on a device whose elapsed-realtime stands still between two reads (a logical clock);
+        otherwise the screen is watched for two blink periods (Editor.BLINK is 500 ms)."""
         if self._blinks is None:
             from emukit.device.settle import caret_phases
 
+            first = self.elapsed_realtime_ms()
+            time.sleep(0.03)
+            if self.elapsed_realtime_ms() == first:  # the device's clock stands still: nothing on it blinks
+                self._blinks = False
+                return False
             until = time.monotonic() + CARET_WATCH_S
             while time.monotonic() < until:
                 time.sleep(0.05)
