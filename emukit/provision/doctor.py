@@ -19,12 +19,11 @@ from pathlib import Path
 
 from emukit.device.driver import Driver
 from emukit.errors import EmukitError
+from emukit.probes.temporal import PREFS_CE as CLOCK_PREFS_CE
+from emukit.probes.temporal import PREFS_USER_DE as CLOCK_PREFS_DE
 from emukit.provision.apks import load_pins
 from emukit.provision.avd import SCREEN
 
-CLOCK_PACKAGE = "com.google.android.deskclock"
-CLOCK_PREFS_DE = f"/data/user_de/0/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
-CLOCK_PREFS_CE = f"/data/data/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
 #: what the probes, the snapshot fingerprints, the music profile's setup and the time warp run on the device
 #: (emukit/probes/*.py, emukit/snapshots.py, emukit/apps/music.py, emukit/timewarp.py)
 DEVICE_TOOLS = ("sh", "ls", "cat", "stat", "find", "sort", "md5sum", "sha256sum", "sqlite3", "date", "touch",

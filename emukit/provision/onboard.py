@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
@@ -75,27 +76,28 @@ def missing_app_ops(driver: Driver, pin: AppPin) -> list[str]:
     return [op for op in pin.app_ops if app_op_mode(driver, pin.package, op) != "allow"]
 
 
+def _apply(driver: Driver, pin: AppPin, missing: Callable[[Driver, AppPin], list[str]], command: str,
+           what: str) -> list[str]:
+    """Run ``command`` (formatted with the quoted ``pkg`` and ``item``) for each of ``missing``'s items, then
+    check none is missing any more; returns the items applied now."""
+    todo = missing(driver, pin)
+    for item in todo:
+        driver.shell(command.format(pkg=shlex.quote(pin.package), item=shlex.quote(item)), check=True)
+    still = missing(driver, pin) if todo else []
+    if still:
+        raise DeviceError(f"{driver.serial}: {pin.package}: {what} {', '.join(still)} after "
+                          f"{command.split(' {')[0]}")
+    return todo
+
+
 def grant_permissions(driver: Driver, pin: AppPin) -> list[str]:
     """``pm grant`` each pinned runtime permission not granted yet; returns those granted now."""
-    todo = missing_permissions(driver, pin)
-    for perm in todo:
-        driver.shell(f"pm grant {shlex.quote(pin.package)} {shlex.quote(perm)}", check=True)
-    still = missing_permissions(driver, pin) if todo else []
-    if still:
-        raise DeviceError(f"{driver.serial}: {pin.package} still lacks {', '.join(still)} after pm grant")
-    return todo
+    return _apply(driver, pin, missing_permissions, "pm grant {pkg} {item}", "still lacks")
 
 
 def allow_app_ops(driver: Driver, pin: AppPin) -> list[str]:
     """``appops set --uid PKG OP allow`` for each pinned app-op not allowed yet; returns those set now."""
-    todo = missing_app_ops(driver, pin)
-    for op in todo:
-        driver.shell(f"appops set --uid {shlex.quote(pin.package)} {shlex.quote(op)} allow", check=True)
-    still = missing_app_ops(driver, pin) if todo else []
-    if still:
-        raise DeviceError(f"{driver.serial}: {pin.package}: app-op {', '.join(still)} is not 'allow' after "
-                          "appops set")
-    return todo
+    return _apply(driver, pin, missing_app_ops, "appops set --uid {pkg} {item} allow", "app-op not 'allow':")
 
 
 def walk_first_run(driver: Driver, pin: AppPin) -> int:
