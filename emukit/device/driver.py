@@ -233,7 +233,7 @@ class Driver:
             current = self.observe()
             if current[1] == last[1]:
                 if current == last:
-                    if not focused_editables(current[1]) or not self._caret_blinks(current):
+                    if self._blinks is False or not focused_editables(current[1]) or not self._caret_blinks(current):
                         return current
                     return self._caret_hidden(current)
                 settled = caret_phases(last, current, self.screen()[2])

@@ -35,6 +35,8 @@ def focused_editables(xml: str) -> list[Bounds]:
     """Bounds of the focused editable text fields in a hierarchy dump."""
     from emukit.device.driver import parse_bounds
 
+    if 'focused="true"' not in xml:  # most screens: no parse needed
+        return []
     try:
         root = ET.fromstring(xml)
     except ET.ParseError:

@@ -45,6 +45,7 @@ class DeviceFS:
     def __init__(self, root: Path) -> None:
         self.root = Path(root).resolve()
         self.root.mkdir(parents=True, exist_ok=True)
+        self._root_str = str(self.root)
         self.virtual: dict[str, Callable[[], bytes]] = {}
 
     # ----------------------------------------------------------------- resolution
@@ -71,7 +72,9 @@ class DeviceFS:
         """Resolve a device path to a host path inside the root, following device symlinks."""
         device_path = self.normalize(path, cwd)
         parts = [p for p in device_path.split("/") if p]
+        root = self._root_str
         resolved: list[str] = []
+        prefix = root  # the host path of ``resolved``, kept as a string (pathlib per component is slow)
         depth = 0
         i = 0
         while i < len(parts):
@@ -80,10 +83,11 @@ class DeviceFS:
             if part == "..":
                 if resolved:
                     resolved.pop()
+                    prefix = root + "/" + "/".join(resolved) if resolved else root
                 continue
-            candidate = self.root.joinpath(*resolved, part)
+            candidate = prefix + "/" + part
             is_last = i == len(parts)
-            if os.path.islink(candidate) and (follow or not is_last):
+            if (follow or not is_last) and os.path.islink(candidate):
                 depth += 1
                 if depth > MAX_SYMLINK_DEPTH:
                     raise DeviceFSError(40, "Too many symbolic links encountered", device_path)
@@ -91,12 +95,13 @@ class DeviceFS:
                 target_parts = [p for p in target.split("/") if p not in ("", ".")]
                 if target.startswith("/"):
                     resolved = []
+                    prefix = root
                 parts = target_parts + parts[i:]
                 i = 0
                 continue
             resolved.append(part)
-        host = self.root.joinpath(*resolved) if resolved else self.root
-        return Resolved("/" + "/".join(resolved), host)
+            prefix = candidate
+        return Resolved("/" + "/".join(resolved), Path(prefix))
 
     def host(self, path: str, cwd: str = "/", follow: bool = True) -> Path:
         return self.resolve(path, cwd, follow).host_path

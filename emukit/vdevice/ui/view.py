@@ -91,12 +91,15 @@ class View:
         return self
 
     def walk(self) -> Iterator[View]:
-        """Visible nodes in document (pre-)order."""
+        """Visible nodes in document (pre-)order (an explicit stack: nested generators cost a frame per level
+        for every node yielded)."""
         if not self.visible:
             return
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        stack = [self]
+        while stack:
+            view = stack.pop()
+            yield view
+            stack.extend(child for child in reversed(view.children) if child.visible)
 
     @property
     def id_key(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
@@ -71,31 +72,12 @@ class Prefs:
     # ------------------------------------------------------------------ XML
     @classmethod
     def parse(cls, data: bytes) -> Prefs:
-        """Entries of a preferences file; an unreadable file counts as empty (Android starts over too)."""
-        try:
-            root = ET.fromstring(data)
-        except ET.ParseError:
-            return cls()
-        entries: dict[str, tuple[str, Value]] = {}
-        for node in root:
-            name = node.get("name")
-            if name is None:
-                continue
-            tag = node.tag
-            try:
-                if tag in ("int", "long"):
-                    entries[name] = (tag, int(node.get("value", "0")))
-                elif tag == "float":
-                    entries[name] = (tag, float(node.get("value", "0")))
-                elif tag == "boolean":
-                    entries[name] = (tag, node.get("value", "false") == "true")
-                elif tag == "string":
-                    entries[name] = (tag, node.text or "")
-                elif tag == "set":
-                    entries[name] = (tag, [child.text or "" for child in node if child.tag == "string"])
-            except ValueError:
-                continue
-        return cls(entries)
+        """Entries of a preferences file; an unreadable file counts as empty (Android starts over too).
+
+        The same bytes are parsed once: the status bar reads the Clock's file on every frame. Each call gets
+        its own entries (set values are copied), so a change to one result never reaches another."""
+        return cls({k: (tag, list(v) if isinstance(v, list) else v)
+                    for k, (tag, v) in _parse_entries(data).items()})
 
     def to_xml(self) -> str:
         """The file as ``XmlUtils.writeMapXml`` lays it out (4-space indent, one entry per line)."""
@@ -119,6 +101,35 @@ class Prefs:
                 lines.append(f'    <{tag} name="{name}" value="{value}" />')
         lines.append("</map>")
         return "\n".join(lines) + "\n"
+
+
+@lru_cache(maxsize=64)
+def _parse_entries(data: bytes) -> dict[str, tuple[str, Value]]:
+    """The typed entries in ``data`` (callers copy the result, which the cache shares)."""
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError:
+        return {}
+    entries: dict[str, tuple[str, Value]] = {}
+    for node in root:
+        name = node.get("name")
+        if name is None:
+            continue
+        tag = node.tag
+        try:
+            if tag in ("int", "long"):
+                entries[name] = (tag, int(node.get("value", "0")))
+            elif tag == "float":
+                entries[name] = (tag, float(node.get("value", "0")))
+            elif tag == "boolean":
+                entries[name] = (tag, node.get("value", "false") == "true")
+            elif tag == "string":
+                entries[name] = (tag, node.text or "")
+            elif tag == "set":
+                entries[name] = (tag, [child.text or "" for child in node if child.tag == "string"])
+        except ValueError:
+            continue
+    return entries
 
 
 def load(device: VirtualDevice, path: str) -> Prefs:
