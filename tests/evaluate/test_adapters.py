@@ -48,6 +48,33 @@ def test_extract_html_native_shapes():
     assert extract_html("I cannot predict this screen.") is None
 
 
+FENCED_BODY = ("<!DOCTYPE html><html><body><p>Notes</p><pre>```python\nprint(1)\n```</pre>"
+               "<p># HTML: a heading typed into a note</p></body></html>")
+
+
+@pytest.mark.parametrize("raw", [
+    FENCED_BODY,
+    f"# Next State Reasoning: a note with code.\n# HTML: {FENCED_BODY}",
+    f"```html\n{FENCED_BODY}\n```",
+    f"Reasoning first.\n```html\n{FENCED_BODY}\n```\n# HTML: trailing words",
+    f"# HTML:\n{FENCED_BODY.replace('<!DOCTYPE html>', '')}",  # no doctype: from <html> on
+    f"{FENCED_BODY.replace('</html>', '</HTML >')}",
+])
+def test_a_complete_document_is_taken_whole(raw: str):
+    html = extract_html(raw)
+    assert html is not None and html.endswith(("</html>", "</HTML >"))
+    assert "print(1)" in html and "# HTML: a heading typed into a note" in html
+    assert html.lstrip().lower().startswith(("<!doctype html", "<html"))
+
+
+def test_only_text_outside_a_complete_document_is_searched():
+    # an unfinished document still runs to the end of its fence
+    assert extract_html("```html\n<!DOCTYPE html><html><body><p>x\n```\nmore") == "<!DOCTYPE html><html><body><p>x"
+    # a reasoning line that mentions a tag does not start the document
+    raw = "# Next State Reasoning: keep the <html> lang.\n# HTML: <!DOCTYPE html><html><body>y</body></html>"
+    assert extract_html(raw) == "<!DOCTYPE html><html><body>y</body></html>"
+
+
 def test_registry_knows_every_prefix_and_refuses_unknown_ones():
     assert {"openai", "hf", "ref"} <= set(registered_prefixes())
     assert create_adapter("ref:surface").name == "ref:surface"

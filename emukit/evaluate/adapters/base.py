@@ -110,20 +110,42 @@ class ModelAdapter(ABC):
 
 # -- output handling --------------------------------------------------------------------------------------
 
-_FENCE_RE = re.compile(r"```(?:html|HTML)?\s*\n(.*?)(?:```|\Z)", re.S)
-_HTML_MARK_RE = re.compile(r"#\s*HTML\s*:\s*", re.I)
-_DOC_START_RE = re.compile(r"<!doctype html|<html[\s>]", re.I)
+_FENCE_RE = re.compile(r"```(?:html|HTML)?\s*\n(.*?)(?:```|\Z)", re.DOTALL)
+_HTML_MARK_RE = re.compile(r"#\s*HTML\s*:\s*", re.IGNORECASE)
+_DOC_START_RE = re.compile(r"<!doctype html|<html[\s>]", re.IGNORECASE)
+_DOCTYPE_RE = re.compile(r"<!doctype html", re.IGNORECASE)
+_HTML_TAG_RE = re.compile(r"<html[\s>]", re.IGNORECASE)
+_DOC_END_RE = re.compile(r"</html\s*>", re.IGNORECASE)
+
+
+def complete_document(text: str) -> str | None:
+    """The first complete HTML document in ``text``: from its first ``<!DOCTYPE html>`` (else its first
+    ``<html>`` tag) to the last ``</html>`` after it, taken whole whatever it contains (a Markdown fence or a
+    ``# HTML:`` line inside its body included); None when no start is followed by an end."""
+    ends = list(_DOC_END_RE.finditer(text))
+    if not ends:
+        return None
+    for start_re in (_DOCTYPE_RE, _HTML_TAG_RE):
+        start = start_re.search(text)
+        if start and ends[-1].start() > start.start():
+            return text[start.start():ends[-1].end()]
+    return None
 
 
 def extract_html(raw: str) -> str | None:
     """The HTML document inside a model's text output, or None when there is none.
 
-    Understands the two native output shapes — gWorld's ``# Next State Reasoning: ... # HTML: <html>`` and
-    Code2World's raw HTML — and Markdown fences around either. The HTML itself is returned as written, not
-    repaired (a missing ``</html>`` stays missing; seed 002 C.4/E.6).
+    A complete document (doctype or ``<html>`` through the last ``</html>``) is taken whole, so fences and
+    headings in its body are content; only outside such a document are the native output shapes looked for:
+    gWorld's ``# Next State Reasoning: ... # HTML: <html>``, Code2World's raw HTML, and Markdown fences around
+    either (an unfinished document runs to the end of its fence, or of the output). The HTML itself is returned
+    as written, not repaired (a missing ``</html>`` stays missing; seed 002 C.4/E.6).
     """
     if not raw or not raw.strip():
         return None
+    whole = complete_document(raw)
+    if whole is not None:
+        return whole.strip()
     text = raw
     mark = _HTML_MARK_RE.search(text)
     if mark:
@@ -135,7 +157,7 @@ def extract_html(raw: str) -> str | None:
     if start:
         return text[start.start():].strip()
     stripped = text.strip()
-    if stripped.startswith("<") and re.search(r"<(body|div|main|section|span|p)[\s>]", stripped, re.I):
+    if stripped.startswith("<") and re.search(r"<(body|div|main|section|span|p)[\s>]", stripped, re.IGNORECASE):
         return stripped
     return None
 
