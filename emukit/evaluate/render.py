@@ -51,19 +51,24 @@ from typing import Any, Literal, Self
 
 from emukit.errors import EmukitError
 from emukit.evaluate.cdn import CdnMirror
+from emukit.evaluate.fallback import fallback_evidence
 from emukit.evaluate.visible import (
+    DENSE_MAX_COLS,
+    DENSE_MAX_ROWS,
+    DENSE_STEP_PX,
     GRID,
+    MAX_HIDDEN_NODES,
     MIN_IN_VIEWPORT,
     MIN_OPACITY,
     MIN_UNOCCLUDED,
     READ_JS,
     Evidence,
     ExternalRef,
-    fallback_evidence,
     nodes_from_js,
 )
 
 DEFAULT_TIMEOUT_S = 8.0
+REFUSED_LOAD_GRACE_S = 0.2  # how long a page whose navigation was refused may still take to fire ``load``
 ORIGIN_SUFFIX = ".emukit.invalid"
 
 #: Chromium switches: headless software rendering, no background traffic, no network reachable at all.
@@ -86,6 +91,10 @@ _KIND = {"document": "document", "stylesheet": "stylesheet", "script": "script",
          "eventsource": "fetch", "websocket": "fetch", "font": "font", "image": "media", "media": "media",
          "texttrack": "media", "manifest": "other", "other": "other", "ping": "other"}
 INLINE_SCHEMES = ("data:", "blob:", "about:", "javascript:", "#")
+
+
+class _NavigatedAway(RuntimeError):
+    """The rendered document is no longer the prediction (it navigated to a document no request made)."""
 
 
 class RenderError(EmukitError):
@@ -167,12 +176,16 @@ class _Slot:
     page: Any
     cdp: Any
     scale: float
+    scripts: bool = True  # JavaScript enabled in the page's context
     size: tuple[int, int] = (0, 0)
     log: list[tuple[str, str, str]] = field(default_factory=list)  # (url, resource type, served|blocked)
     doc_url: str = ""
     doc: bytes = b""
     frozen: bool = False
     clean: bool = False  # the current document ran no script: the next one may replace it in place
+    served: bool = False  # the prediction's document was served; every later main-frame navigation is refused
+    navigations: list[str] = field(default_factory=list)  # main-frame navigations the prediction attempted
+    refused: asyncio.Event = field(default_factory=asyncio.Event)  # set when one of them was refused
 
 
 def missing_html_close(source: str) -> bool:
@@ -331,29 +344,36 @@ class Renderer:
         await self._drop_browser()
         await self._start_browser()
 
-    async def _context(self, scale: float) -> Any:
-        ctx = self._contexts.get(scale)
+    async def _context(self, scale: float, scripts: bool = True) -> Any:
+        ctx = self._contexts.get((scale, scripts))
         if ctx is None:
             if self._browser is None or not self._browser.is_connected():
                 await self._restart()
             ctx = await self._browser.new_context(
-                viewport={"width": 360, "height": 800}, device_scale_factor=scale, java_script_enabled=True,
+                viewport={"width": 360, "height": 800}, device_scale_factor=scale, java_script_enabled=scripts,
                 accept_downloads=False, service_workers="block", reduced_motion="reduce", color_scheme="light",
                 locale="en-US", timezone_id="UTC", bypass_csp=True)
-            self._contexts[scale] = ctx
+            self._contexts[(scale, scripts)] = ctx
         return ctx
 
-    async def _new_slot(self, scale: float) -> _Slot:
-        ctx = await self._context(scale)
+    async def _new_slot(self, scale: float, scripts: bool = True) -> _Slot:
+        ctx = await self._context(scale, scripts)
         page = await ctx.new_page()
-        slot = _Slot(page=page, cdp=await ctx.new_cdp_session(page), scale=scale)
+        slot = _Slot(page=page, cdp=await ctx.new_cdp_session(page), scale=scale, scripts=scripts)
 
         async def route(route: Any) -> None:
             request = route.request
             url = request.url
-            if url == slot.doc_url and request.is_navigation_request() and request.frame == page.main_frame:
-                await route.fulfill(status=200, body=slot.doc, content_type="text/html; charset=utf-8",
-                                    headers={"cache-control": "no-store"})
+            if request.is_navigation_request() and request.frame == page.main_frame:
+                if url == slot.doc_url and not slot.served:
+                    slot.served = True
+                    await route.fulfill(status=200, body=slot.doc, content_type="text/html; charset=utf-8",
+                                        headers={"cache-control": "no-store"})
+                else:  # the prediction navigating itself (refresh, location, link, form, history): 204 No
+                    # Content, which a browser never commits, so the rendered document stays the prediction
+                    slot.navigations.append(url)
+                    slot.refused.set()
+                    await route.fulfill(status=204, body=b"", headers={"cache-control": "no-store"})
                 return
             asset = self.cdn.resolve(url) if self.cdn is not None else None
             if asset is not None:
@@ -375,13 +395,13 @@ class Renderer:
         page.on("dialog", dialog)
         return slot
 
-    async def _acquire(self, scale: float) -> _Slot:
-        idle = self._idle.setdefault(scale, [])
+    async def _acquire(self, scale: float, scripts: bool = True) -> _Slot:
+        idle = self._idle.setdefault((scale, scripts), [])
         while idle:
             slot = idle.pop()
             if not slot.page.is_closed():
                 return slot
-        return await self._new_slot(scale)
+        return await self._new_slot(scale, scripts)
 
     async def _discard(self, slot: _Slot) -> None:
         """Close a page that timed out or broke; restart the browser if even that hangs."""
@@ -401,37 +421,78 @@ class Renderer:
         diag: dict[str, Any] = {"missing_html_close": missing_html_close(job.html)}
         t0 = time.perf_counter()
         async with self._sem:
-            slot: _Slot | None = None
-            try:
-                slot = await asyncio.wait_for(self._prepare(job.scale, w, h), 30)
-                result = await asyncio.wait_for(self._paint(slot, job, diag), timeout)
-            except TimeoutError:
-                if slot is not None:
-                    await self._discard(slot)
-                    slot = None
-                stage = "rendering" if "prepared" in diag else "preparing the page"
-                result = self._failed(job, diag, f"timed out after {timeout:g} s while {stage}", timed_out=True)
-            except Exception as exc:  # noqa: BLE001 - any other renderer failure keeps the sample (fallback)
-                if slot is not None:
-                    await self._discard(slot)
-                    slot = None
-                if self._browser is None or not self._browser.is_connected():
-                    await self._restart()
-                result = self._failed(job, diag, f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
-            finally:
-                if slot is not None:
-                    self._idle.setdefault(slot.scale, []).append(slot)
+            result = await self._attempt(job, diag, timeout, w, h, scripts=True)
+            if isinstance(result, _NavigatedAway):
+                # A navigation that cannot be refused (about:blank, a data: or javascript: document...): the
+                # prediction is rendered again with scripts off, so its own markup is still what is scored.
+                diag["navigated_away"] = str(result)
+                diag.pop("prepared", None)
+                result = await self._attempt(job, diag, timeout, w, h, scripts=False)
+            if isinstance(result, _NavigatedAway):
+                result = self._failed(job, diag, str(result))
         diag.setdefault("timings_ms", {})["total"] = round((time.perf_counter() - t0) * 1000, 1)
         return result
 
+    async def _attempt(self, job: RenderJob, diag: dict[str, Any], timeout: float, w: int, h: int, *,
+                       scripts: bool) -> RenderResult | _NavigatedAway:
+        """One render of ``job`` on a pooled page of the scripts-on or scripts-off context."""
+        slot: _Slot | None = None
+        try:
+            slot = await asyncio.wait_for(self._prepare(job.scale, w, h, scripts), 30)
+            result: RenderResult | _NavigatedAway = await asyncio.wait_for(self._paint(slot, job, diag), timeout)
+        except _NavigatedAway as exc:
+            await self._discard(slot)  # type: ignore[arg-type]
+            slot = None
+            result = exc
+        except TimeoutError:
+            if slot is not None:
+                await self._discard(slot)
+                slot = None
+            stage = "rendering" if "prepared" in diag else "preparing the page"
+            result = self._failed(job, diag, f"timed out after {timeout:g} s while {stage}", timed_out=True)
+        except Exception as exc:  # noqa: BLE001 - any other renderer failure keeps the sample (fallback)
+            if slot is not None:
+                await self._discard(slot)
+                slot = None
+            if self._browser is None or not self._browser.is_connected():
+                await self._restart()
+            result = self._failed(job, diag, f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
+        finally:
+            if slot is not None:
+                self._idle.setdefault((slot.scale, slot.scripts), []).append(slot)
+        return result
+
+    async def _loaded(self, slot: _Slot, committing: Any, diag: dict[str, Any]) -> None:
+        """Commit the prediction's document, then wait for its ``load`` event. A navigation the page starts
+        while it is still loading (an inline script setting ``location``) aborts the document's loading, so
+        ``load`` may never come once that navigation is refused: then the page is read as it stands after
+        :data:`REFUSED_LOAD_GRACE_S`."""
+        await committing
+        load = asyncio.ensure_future(slot.page.wait_for_load_state("load", timeout=0))
+        refused = asyncio.ensure_future(slot.refused.wait())
+        try:
+            done, _ = await asyncio.wait({load, refused}, return_when=asyncio.FIRST_COMPLETED)
+            if load not in done:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(load), REFUSED_LOAD_GRACE_S)
+                diag["load_event"] = load.done() and not load.cancelled() and load.exception() is None
+            if load.done() and not load.cancelled() and load.exception() is not None:
+                raise load.exception()  # type: ignore[misc]
+        finally:
+            for task in (load, refused):
+                if not task.done():
+                    task.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.gather(load, refused, return_exceptions=True)
+
     def _failed(self, job: RenderJob, diag: dict[str, Any], error: str, *, timed_out: bool = False) -> RenderResult:
         use_fallback = not timed_out or self.on_timeout == "fallback"
-        evidence = fallback_evidence(job.html, tuple(job.viewport)) if use_fallback else None
+        evidence = fallback_evidence(job.html, tuple(job.viewport), self.cdn) if use_fallback else None
         return RenderResult(ok=False, png=None, evidence=evidence, viewport=tuple(job.viewport), scale=job.scale,
                             error=error, fallback_used=use_fallback, timed_out=timed_out, diagnostics=diag)
 
-    async def _prepare(self, scale: float, w: int, h: int) -> _Slot:
-        slot = await self._acquire(scale)
+    async def _prepare(self, scale: float, w: int, h: int, scripts: bool = True) -> _Slot:
+        slot = await self._acquire(scale, scripts)
         try:
             if slot.frozen:
                 await slot.cdp.send("Page.setWebLifecycleState", {"state": "active"})
@@ -453,19 +514,24 @@ class Renderer:
         page, w, h = slot.page, int(job.viewport[0]), int(job.viewport[1])
         times: dict[str, float] = {}
         slot.log.clear()
-        slot.doc = job.html.encode("utf-8", errors="surrogatepass")  # what a reload of this document gets
+        slot.navigations.clear()
+        slot.refused.clear()
+        slot.doc = job.html.encode("utf-8", errors="surrogatepass")
         t = time.perf_counter()
         if slot.clean:  # no script ever ran in this document: replacing its content is as good as a new one
             slot.clean = False
-            await page.set_content(job.html, wait_until="load", timeout=0)
+            await self._loaded(slot, page.set_content(job.html, wait_until="commit", timeout=0), diag)
         else:
             slot.doc_url = f"https://p{next(self._origins)}{ORIGIN_SUFFIX}/"
-            await page.goto(slot.doc_url, wait_until="load", timeout=0)
+            slot.served = False
+            await self._loaded(slot, page.goto(slot.doc_url, wait_until="commit", timeout=0), diag)
         times["load"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        read = await page.evaluate(READ_JS, {"vw": w, "vh": h, "grid": GRID, "minOpacity": MIN_OPACITY,
+        read = await _evaluate(page, READ_JS, {"vw": w, "vh": h, "grid": GRID, "minOpacity": MIN_OPACITY,
                                              "minInViewport": MIN_IN_VIEWPORT, "minUnoccluded": MIN_UNOCCLUDED,
-                                             "frames": 2})
+                                             "denseStep": DENSE_STEP_PX, "denseMaxCols": DENSE_MAX_COLS,
+                                             "denseMaxRows": DENSE_MAX_ROWS, "maxHidden": MAX_HIDDEN_NODES,
+                                             "frames": 2 if slot.scripts else 0, "timers": slot.scripts})
         times["evidence"] = (time.perf_counter() - t) * 1000
         png = None
         if job.screenshot:
@@ -475,8 +541,8 @@ class Renderer:
             png = base64.b64decode(shot["data"])
             times["screenshot"] = (time.perf_counter() - t) * 1000
         payload, settle = read.get("evidence") or {}, read.get("settle") or {}
-        if not str(payload.get("url", "")).startswith(slot.doc_url):
-            raise RuntimeError(f"the page navigated away (to {str(payload.get('url'))[:200]})")
+        if not _same_origin(str(payload.get("url", "")), slot.doc_url):  # history.pushState stays in the origin
+            raise _NavigatedAway(f"the page navigated away (to {str(payload.get('url'))[:200]})")
         if payload.get("scripts"):  # stop timers and animation loops while the page waits in the pool
             await slot.cdp.send("Page.setWebLifecycleState", {"state": "frozen"})
             slot.frozen = True
@@ -488,9 +554,12 @@ class Renderer:
         scrolled = settle.get("scrolled")
         diag.pop("prepared", None)
         diag.update({"offline_ok": evidence.offline_ok, "external": [vars(r) for r in external],
+                     "navigations_blocked": list(dict.fromkeys(slot.navigations)),
                      "scrolled": scrolled if scrolled and any(scrolled) else None,
                      "doc_size": [payload.get("docWidth"), payload.get("docHeight")],
                      "quirks_mode": payload.get("mode") == "BackCompat",
+                     "hidden_nodes_omitted": payload.get("omittedHidden", 0),
+                     "shadow_roots": payload.get("shadowRoots", 0), "frames_read": payload.get("frames", 0),
                      "timings_ms": {k: round(v, 1) for k, v in times.items()}})
         return RenderResult(ok=True, png=png, evidence=evidence, viewport=(w, h), scale=job.scale,
                             diagnostics=diag)
@@ -515,6 +584,24 @@ def _external_refs(refs: list[dict[str, str]], log: list[tuple[str, str, str]], 
         seen.add(absolute)
         out.append(ExternalRef(url=absolute, kind=ref.get("kind", "other"), status="unresolved"))
     return out
+
+
+async def _evaluate(page: Any, script: str, arg: Any) -> Any:
+    """``page.evaluate``; a document replaced while the script ran is a navigation away."""
+    try:
+        return await page.evaluate(script, arg)
+    except Exception as exc:
+        if "context was destroyed" in str(exc) or "navigation" in str(exc).lower():
+            raise _NavigatedAway(f"the page navigated away while it was read ({str(exc).splitlines()[0][:200]})") \
+                from exc
+        raise
+
+
+def _same_origin(url: str, doc_url: str) -> bool:
+    import urllib.parse
+
+    a, b = urllib.parse.urlsplit(url), urllib.parse.urlsplit(doc_url)
+    return (a.scheme, a.netloc) == (b.scheme, b.netloc)
 
 
 def _absolute(url: str, origin: str) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 from emukit.evaluate.parsers import expected_context, judge, parse
 from emukit.evaluate.parsers.ordered import row_label
-from emukit.evaluate.visible import fallback_evidence
+from emukit.evaluate.fallback import fallback_evidence
 from tests.evaluate.render_support import fixture_html, needs_chromium, render_many_fixtures, rendered
 
 EXPECTED = ["Blue Harbor", "Copper Lantern", "Velvet Meadow", "Amber River", "Winter Orbit"]

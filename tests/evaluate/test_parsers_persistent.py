@@ -8,7 +8,7 @@ import pytest
 
 from emukit.evaluate.parsers import judge, parse
 from emukit.evaluate.parsers.persistent import aliases
-from emukit.evaluate.visible import fallback_evidence
+from emukit.evaluate.fallback import fallback_evidence
 from tests.evaluate.render_support import fixture_html, needs_chromium, render_many_fixtures, rendered
 
 SEARCH = {"target": "ledger_84.pdf", "probe": "search", "scope": "Downloads"}

@@ -14,7 +14,7 @@ import pytest
 from emukit.evaluate.cdn import CdnMirror
 from emukit.evaluate.parsers import parse
 from emukit.evaluate.render import RenderJob, missing_html_close, viewport_for
-from emukit.evaluate.visible import fallback_evidence
+from emukit.evaluate.fallback import fallback_evidence
 from tests.evaluate.render_support import CODE2WORLD, GWORLD, fixture_html, needs_chromium, rendered, shared_renderer
 
 pytestmark = needs_chromium
@@ -211,16 +211,14 @@ def test_infinite_loop_is_abandoned_and_scored_invalid_without_stalling():
 
 
 # ---------------------------------------------------------------------------------------------- fallback
-def test_navigation_away_falls_back_to_source_text():
+def test_navigation_away_is_refused_and_the_page_is_scored():
     html = ("<!DOCTYPE html><html><head><style>p{color:red}</style><script>var s='script text'</script></head>"
             "<body><p>Time&#39;s up</p><button>Stop</button>"
             "<script>location.href = 'https://example.com/elsewhere'</script></body></html>")
     res = shared_renderer().render(html, *GWORLD)
-    assert res.status == "fallback" and res.fallback_used and not res.ok
-    assert res.evidence.source == "fallback"
-    texts = [n.norm for n in res.evidence.nodes]
-    assert texts == ["time's up", "stop"]
-    assert res.evidence.nodes[1].kind == "control"
+    assert res.ok and res.status == "ok" and not res.fallback_used
+    assert [n.norm for n in res.evidence.nodes if n.visible] == ["time's up", "stop"]
+    assert res.diagnostics["navigations_blocked"] == ["https://example.com/elsewhere"]
 
 
 def test_renderer_crash_keeps_the_sample_and_recovers():
@@ -233,7 +231,7 @@ def test_renderer_crash_keeps_the_sample_and_recovers():
         assert r.render("<!DOCTYPE html><html><body><p>one</p></body></html>", *GWORLD).ok
 
         async def crash_idle_pages():
-            for slot in r._idle[GWORLD[1]]:
+            for slot in r._idle[(GWORLD[1], True)]:
                 with contextlib.suppress(Exception):  # a crashing target does not answer
                     await asyncio.wait_for(slot.cdp.send("Page.crash"), 2)
 
