@@ -66,6 +66,13 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         estimator = load_estimator(args.estimator) if args.condition == "predictive-state" else None
         fidelity = FidelityScorer(dinov2=args.fidelity_dinov2, siglip=args.fidelity_siglip) \
             if (args.fidelity_dinov2 or args.fidelity_siglip) else None
+        judge_scorer = None
+        if args.judge:
+            from emukit.evaluate.judge import JudgeScorer
+
+            judge_scorer = JudgeScorer(args.judge, rubrics=[r.strip() for r in args.judge_rubrics.split(",") if r.strip()],
+                                       cache_dir=out / "judge-cache", concurrency=args.judge_concurrency,
+                                       max_retries=args.retries, timeout_s=args.request_timeout)
         pairs = load_pairs(args.pairs, data_dir=args.data_dir)
         if args.family:
             pairs = (p for p in pairs if p.family in set(args.family))
@@ -83,7 +90,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
         result = evaluate(pairs, format_name=args.format, condition=args.condition, adapter=adapter,
                           predictions=predictions, estimator=estimator, fidelity=fidelity,
-                          render_timeout_s=args.render_timeout, on_pair=progress)
+                          render_timeout_s=args.render_timeout, on_pair=progress, judge_scorer=judge_scorer)
     except EmukitError as exc:
         print(f"emukit evaluate: {exc}", file=sys.stderr)
         return 1
@@ -216,6 +223,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="predictive-state estimator: baseline or module.path:ClassName")
     p.add_argument("--fidelity-dinov2", type=Path, default=None, help="local DINOv2 checkpoint folder")
     p.add_argument("--fidelity-siglip", type=Path, default=None, help="local SigLIP checkpoint folder")
+    p.add_argument("--judge", default=None, metavar="BASE_URL#MODEL",
+                   help="score every predicted screen with a vision-language judge behind an OpenAI-compatible "
+                        "endpoint (GUI-CC and GUI-Score rubrics; see docs/evaluator-judge.md)")
+    p.add_argument("--judge-rubrics", default="gui-cc-transition,gui-cc-rollout,gui-score",
+                   help="comma-separated rubrics (default: all three)")
+    p.add_argument("--judge-concurrency", type=int, default=4, help="judge requests in flight")
     p.add_argument("--family", action="append", choices=("persistent", "clipboard", "ordered", "temporal"),
                    help="only these families (repeatable)")
     p.add_argument("--limit", type=int, default=None, help="at most this many pairs")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
+from emukit.evaluate.judge.rubrics import gui_score
 
 FAMILY_ORDER = ("persistent", "clipboard", "ordered", "temporal")
 
@@ -45,6 +46,7 @@ class BranchScore:
     expected: Any = None
     state_exact: bool | None = None
     fidelity: dict[str, float] = field(default_factory=dict)
+    judge: dict[str, float] = field(default_factory=dict)  # judge dimension -> normalised score in [0, 1]
 
 
 def _frac(num: int, den: int) -> float | None:
@@ -79,6 +81,7 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
     branch, sem, surf, state = (defaultdict(list) for _ in range(4))
     pair, sem_pair = defaultdict(list), defaultdict(list)
     fidelity: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    judged: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     statuses: Counter[str] = Counter()
     for pid, branches in by_pair.items():
         fam = fam_of[pid]
@@ -92,6 +95,11 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
             for name, value in s.fidelity.items():
                 if value is not None and math.isfinite(value):
                     fidelity[name][fam].append(value)
+            for name, value in s.judge.items():
+                judged[name][fam].append(value)
+            gs = gui_score(s.judge) if s.judge else None
+            if gs is not None:
+                judged["GUI-Score"][fam].append(gs)
         both = [branches.get("A"), branches.get("B")]
         pair[fam].append(all(b is not None and b.correct for b in both))
         sem_pair[fam].append(all(b is not None and b.sem_correct for b in both))
@@ -110,6 +118,13 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
             means = {f: sum(v) / len(v) for f, v in fams.items()}
             means["macro"] = sum(means.values()) / len(means) if means else None  # type: ignore[assignment]
             metrics["fidelity"][name] = means
+    if judged:  # means over the branches the judge scored (a failed judgement has no score)
+        metrics["judge"] = {}
+        for name, fams in judged.items():
+            means = {f: sum(v) / len(v) for f, v in fams.items()}
+            means["macro"] = sum(means.values()) / len(means) if means else None  # type: ignore[assignment]
+            means["n"] = sum(len(v) for v in fams.values())  # type: ignore[assignment]
+            metrics["judge"][name] = means
     refused_by_family = Counter(f for _, f in refused)
     metrics["counts"] = {
         "pairs": len(by_pair), "branches": sum(len(b) for b in by_pair.values()),

@@ -70,6 +70,10 @@ METRICS: tuple[tuple[str, str, str], ...] = (
 FIDELITY_DEFINITION = ("Mean cosine similarity between the L2-normalised {enc} embeddings of the rendered "
                        "prediction and the recorded next screenshot, over branches with a predicted image; "
                        "from -1 to 1, higher is closer (not a percentage).")
+JUDGE_DEFINITION = ("Judge dimension {name}: the mean over judged branches of the vision-language judge's 0-5 "
+                    "rating divided by 5 (rubric {rubric}; GUI-Score: 20 x rating averaged over GOAL, LOGIC, "
+                    "CONS, UI, QUAL, 0-100). Applies to branches with a predicted image (rendered HTML or an "
+                    "image output); a failed judgement is left out and counted in n.")
 COMMON_NOTE = ("Each metric is given per family and as macro, the unweighted mean over the families present. "
                "Refused pairs (observation condition: the A and B requests differ, so the pair is not strict "
                "for this model) are excluded from every denominator and counted separately; failed requests, "
@@ -123,6 +127,11 @@ def metrics_table(result: EvalResult) -> Any:
     for enc, vals in (m.get("fidelity") or {}).items():
         table.add_row(f"{enc} cosine", *[("-" if vals.get(f) is None else f"{vals[f]:.4f}") for f in families],
                       "-" if vals.get("macro") is None else f"{vals['macro']:.4f}")
+    for name, vals in (m.get("judge") or {}).items():
+        fmt = (lambda v: f"{v:.1f}") if name == "GUI-Score" else (lambda v: f"{v:.3f}")
+        table.add_row(f"judge {name} (n={vals.get('n', 0)})",
+                      *[("-" if vals.get(f) is None else fmt(vals[f])) for f in families],
+                      "-" if vals.get("macro") is None else fmt(vals["macro"]))
     return table
 
 
@@ -468,6 +477,10 @@ def _verdict_panel(run: PairRun, name: str) -> str:
         rows.append(("estimated state", f"<code>{estimate}</code> exact: {_yes(s.state_exact)}"))
     if s.fidelity:
         rows.append(("fidelity", html.escape(", ".join(f"{k} {v:.3f}" for k, v in s.fidelity.items()))))
+    for j in getattr(b, "judgements", []):
+        text = j.error or ", ".join(f"{k} {v * 5:.0f}/5" for k, v in j.scores.items())
+        reason = j.extras.get("reason", "") if not j.error else ""
+        rows.append((f"judge {j.rubric}", html.escape(text + (f" — {reason}" if reason else ""))))
     rows.extend(("error", f"<span class='bad'>{html.escape(e)}</span>") for e in _errors(b))
     mark = "correct" if s.correct else "incorrect"
     return _panel(name, mark, mark, rows)
@@ -533,6 +546,15 @@ def _metrics_section(result: EvalResult) -> str:
         rows.append(f"<tr><th scope='row'><a href='#def-{html.escape(key)}'>{html.escape(enc)} cosine</a></th>{cells}"
                     f"<td class='macro'>{macro}</td></tr>")
         defs.append((key, f"{enc} cosine", FIDELITY_DEFINITION.format(enc=enc)))
+    rubric_of = _judge_rubric_of(result.config.get("judge"))
+    for name, vals in (m.get("judge") or {}).items():
+        key = f"judge-{name}"
+        fmt = (lambda v: f"{v:.1f}") if name == "GUI-Score" else (lambda v: f"{v:.3f}")
+        cells = "".join(f"<td>{'-' if vals.get(f) is None else fmt(vals[f])}</td>" for f in fams)
+        macro = "-" if vals.get("macro") is None else fmt(vals["macro"])
+        rows.append(f"<tr><th scope='row'><a href='#def-{html.escape(key)}'>judge {html.escape(name)}</a></th>"
+                    f"{cells}<td class='macro'>{macro}</td></tr>")
+        defs.append((key, f"judge {name}", JUDGE_DEFINITION.format(name=name, rubric=rubric_of.get(name, "-"))))
     c = m["counts"]
     counts = "".join(f"<td>{c['pairs_by_family'].get(f, 0)}</td>" for f in fams)
     refused = "".join(f"<td>{c['refused_by_family'].get(f, 0)}</td>" for f in fams)
@@ -694,6 +716,9 @@ def _config_line(result: EvalResult) -> str:
         details.append(f"estimator {cfg['estimator']}")
     if cfg.get("fidelity"):
         details.append(f"fidelity {', '.join(cfg['fidelity'])}")
+    if cfg.get("judge"):
+        rubrics = ", ".join(f"{k} v{v}" for k, v in cfg["judge"].get("rubrics", {}).items())
+        details.append(f"judge {cfg['judge'].get('model')} ({rubrics})")
     details.append(f"evaluated in {result.seconds:.1f} s")
     return " · ".join(details)
 
@@ -727,6 +752,23 @@ def render_html(result: EvalResult) -> str:
             f"<h2 id='pairs'>Pairs</h2><p class='note'>{html.escape(HOW_TO_READ)}</p>{_filters(result)}"
             f"<main id='cards'>{''.join(cards)}</main>{LIGHTBOX}<script>{SCRIPT}</script>")
     return f"<!DOCTYPE html><html lang='en'><head>{head}</head><body>{body}</body></html>\n"
+
+
+def _judge_rubric_of(judge_config: dict | None) -> dict[str, str]:
+    """Which rubric (name vN) each judge dimension comes from, for the definitions."""
+    from emukit.evaluate.judge import RUBRICS
+
+    out: dict[str, str] = {}
+    for name, version in ((judge_config or {}).get("rubrics") or {}).items():
+        try:
+            rubric = RUBRICS.get(name)
+        except KeyError:
+            continue
+        for d in rubric.dimensions:
+            out[d.key] = f"{name} v{version}"
+        if name == "gui-score":
+            out["GUI-Score"] = f"{name} v{version}"
+    return out
 
 
 def write_report(result: EvalResult, out_dir: Path) -> Path:

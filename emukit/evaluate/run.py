@@ -52,6 +52,7 @@ class BranchRun:
     render: Any = None  # RenderResult
     score: BranchScore | None = None
     estimated_state: dict[str, Any] | None = None
+    judgements: list[Any] = field(default_factory=list)  # emukit.evaluate.judge.Judgement
     seconds: dict[str, float] = field(default_factory=dict)
 
     def record(self) -> dict[str, Any]:
@@ -80,6 +81,8 @@ class BranchRun:
             out["state_exact"] = s.state_exact if s else None
         if s and s.fidelity:
             out["fidelity"] = s.fidelity
+        if self.judgements:
+            out["judge"] = [j.record() for j in self.judgements]
         out["seconds"] = {k: round(v, 4) for k, v in self.seconds.items()}
         return out
 
@@ -244,13 +247,16 @@ def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
              renderer: Any = None, estimator: StateEstimator | None = None,
              fidelity: FidelityScorer | None = None, parse: ParseFn | None = None, judge: JudgeFn | None = None,
              render_timeout_s: float | None = None, chunk_size: int = 16,
-             on_pair: Callable[[PairRun], None] | None = None, keep_pngs: bool = True) -> EvalResult:
+             on_pair: Callable[[PairRun], None] | None = None, keep_pngs: bool = True,
+             judge_scorer: Any = None) -> EvalResult:
     """Evaluate ``pairs`` with ``adapter`` (or ``predictions``) under ``format_name`` / ``condition``.
 
     ``renderer``: an object with ``render_many(jobs)`` (default: a new :class:`Renderer`, closed at the end);
     ``parse`` / ``judge``: the family scorer (default: :mod:`emukit.evaluate.parsers`); ``on_pair``:
     called after each pair is scored (progress, incremental output). ``keep_pngs=False`` drops rendered
-    PNGs after scoring (memory on large runs; the report then has no prediction images).
+    PNGs after scoring (memory on large runs; the report then has no prediction images). ``judge_scorer``: an
+    :class:`emukit.evaluate.judge.JudgeScorer` whose rubrics score every branch with a predicted image
+    (:func:`judge_jobs` says what each rubric sees).
     """
     if condition not in CONDITIONS:
         raise ValueError(f"unknown condition {condition!r}; expected one of {', '.join(CONDITIONS)}")
@@ -275,7 +281,7 @@ def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
     try:
         for chunk in _chunks(pairs, chunk_size):
             for run in _evaluate_chunk(chunk, fmt, condition, adapter, predictions, renderer, estimator,
-                                       fidelity, (parse, judge), render_timeout_s, keep_pngs):
+                                       fidelity, (parse, judge), render_timeout_s, keep_pngs, judge_scorer):
                 runs.append(run)
                 if on_pair is not None:
                     on_pair(run)
@@ -289,14 +295,15 @@ def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
               "model": adapter.name if adapter is not None else f"predictions:{predictions.path.name}",
               "deterministic_model": bool(adapter.deterministic) if adapter is not None else None,
               "estimator": estimator.name if estimator is not None and condition == "predictive-state" else None,
-              "fidelity": sorted(fidelity.encoders) if fidelity else []}
+              "fidelity": sorted(fidelity.encoders) if fidelity else [],
+              "judge": judge_scorer.describe() if judge_scorer is not None else None}
     return EvalResult(runs, metrics, config, time.perf_counter() - started)
 
 
 def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str, adapter: ModelAdapter | None,
                     predictions: PredictionsFile | None, renderer: Any, estimator: StateEstimator | None,
                     fidelity: FidelityScorer | None, scorer: tuple[ParseFn, JudgeFn],
-                    render_timeout_s: float | None, keep_pngs: bool) -> list[PairRun]:
+                    render_timeout_s: float | None, keep_pngs: bool, judge_scorer: Any = None) -> list[PairRun]:
     from emukit.evaluate.render import RenderJob
 
     runs: list[PairRun] = []
@@ -358,6 +365,9 @@ def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str
     for br, _, _ in todo:
         pair = by_id[br.pair_id].pair
         _score_branch(br, pair, scorer, fidelity)
+    if judge_scorer is not None:
+        _judge_branches([(br, by_id[br.pair_id].pair) for br, _, _ in todo], judge_scorer)
+    for br, _, _ in todo:
         if not keep_pngs and br.render is not None:
             br.render.png = None
     for run in runs:  # branches whose request could not be built
@@ -368,6 +378,47 @@ def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str
                 if br.estimated_state is not None:
                     br.score.state_exact = br.estimated_state == run.pair.branches[br.branch].state
     return runs
+
+
+ROLLOUT_FRAMES = 6  # the rollout rubric sees at most the last 6 frames (5 history screens + the prediction)
+
+
+def judge_jobs(pair: EvalPair, branch: EvalBranch, predicted_png: bytes, rubrics: Iterable[Any]) -> list[tuple[Any, Any]]:
+    """What each rubric sees for one branch: the transition rubrics (GUI-CC transition, GUI-Score) the
+    boundary screen, the shared action, the predicted screen (and the recorded next screen for S_ele/S_lay);
+    the rollout rubric the branch's model-visible history before that (real screens: for a strict pair
+    the rollout is the recorded history plus one predicted step; the last :data:`ROLLOUT_FRAMES` frames)."""
+    from emukit.evaluate.judge import JudgeInput
+
+    shared = pair.shared_action.describe()
+    transition = JudgeInput(actions=(shared,), frames=(branch.boundary.png(), predicted_png),
+                            reference_next=branch.next_observation.png())
+    steps = branch.history[-(ROLLOUT_FRAMES - 2):] if ROLLOUT_FRAMES > 2 else []
+    rollout = JudgeInput(actions=tuple(a.describe() for _, a in steps) + (shared,),
+                         frames=tuple(o.png() for o, _ in steps) + (branch.boundary.png(), predicted_png))
+    return [(r, rollout if r.name == "gui-cc-rollout" else transition) for r in rubrics]
+
+
+def _judge_branches(items: list[tuple[BranchRun, EvalPair]], scorer: Any) -> None:
+    from emukit.evaluate.judge import flat_scores
+
+    jobs, owners = [], []
+    for br, pair in items:
+        png = br.prediction.image if br.prediction is not None and br.prediction.html is None else \
+            getattr(br.render, "png", None)
+        if not png or br.score is None:
+            continue
+        for job in judge_jobs(pair, pair.branches[br.branch], png, scorer.rubrics):
+            jobs.append(job)
+            owners.append(br)
+    t0 = time.perf_counter()
+    verdicts = scorer.judge_jobs(jobs)
+    per = (time.perf_counter() - t0) / max(1, len({id(b) for b in owners}))
+    for br, verdict in zip(owners, verdicts, strict=True):
+        br.judgements.append(verdict)
+    for br in {id(b): b for b in owners}.values():
+        br.score.judge = flat_scores(br.judgements)  # type: ignore[union-attr]
+        br.seconds["judge"] = per
 
 
 def _failure_status(pred: Prediction | None) -> str:

@@ -121,24 +121,33 @@ class OpenAIAdapter(ModelAdapter):
 
     def predict(self, request: dict[str, Any], context: PredictionContext | None = None) -> Prediction:
         body = self.body_for(request)
+        response, key, info = self.complete(body)
+        if response is None:
+            return Prediction(error=f"request failed: {info['error']}", meta={"request_hash": key})
+        pred = self._to_prediction(response, key)
+        if info.get("cached"):
+            pred.cached = True
+        else:
+            pred.meta["attempts"] = info["attempts"]
+        return pred
+
+    def complete(self, body: dict[str, Any]) -> tuple[dict[str, Any] | None, str, dict[str, Any]]:
+        """Send ``body`` as it is (after :attr:`drop_params`), through the cache and the retries:
+        ``(response or None, request hash, {"cached": bool, "attempts": n, "error": message})``. Also used
+        by the judge (:mod:`emukit.evaluate.judge`), whose bodies are not world-model requests."""
         key = request_hash(body)
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
-                pred = self._to_prediction(hit, key)
-                pred.cached = True
-                return pred
-        for name in self.drop_params:
-            body.pop(name, None)
+                return hit, key, {"cached": True, "attempts": 0}
+        body = {k: v for k, v in body.items() if k not in self.drop_params}
         try:
             response, attempts = self._post_with_retries(body)
         except (_Fatal, _Retryable) as exc:
-            return Prediction(error=f"request failed: {exc}", meta={"request_hash": key})
+            return None, key, {"cached": False, "attempts": self.max_retries + 1, "error": str(exc)}
         if self.cache is not None and _content(response) is not None:
             self.cache.put(key, response)
-        pred = self._to_prediction(response, key)
-        pred.meta["attempts"] = attempts
-        return pred
+        return response, key, {"cached": False, "attempts": attempts}
 
     @staticmethod
     def _to_prediction(response: dict[str, Any], key: str) -> Prediction:
@@ -207,6 +216,11 @@ class OpenAIAdapter(ModelAdapter):
 def _first_choice(response: dict[str, Any]) -> dict[str, Any]:
     choices = response.get("choices")
     return choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+
+
+def response_text(response: dict[str, Any]) -> str | None:
+    """``choices[0].message.content`` of a chat-completions response (content parts joined), or None."""
+    return _content(response)
 
 
 def _content(response: dict[str, Any]) -> str | None:

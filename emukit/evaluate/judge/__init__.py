@@ -1,0 +1,11 @@
+"""Judge-based metrics: GUI-CC's transition and rollout dimensions and GUI-GenBench's GUI-Score, scored by a
+vision-language model behind any OpenAI-compatible endpoint.
+
+A new rubric is one :class:`Rubric` added with ``RUBRICS.add(...)`` (see :mod:`emukit.evaluate.judge.rubrics`).
+"""
+
+from emukit.evaluate.judge.rubrics import GUI_SCORE_KEYS, RUBRICS, Dimension, JudgeInput, Rubric, gui_score
+from emukit.evaluate.judge.scorer import JudgeScorer, Judgement, flat_scores
+
+__all__ = ["GUI_SCORE_KEYS", "RUBRICS", "Dimension", "JudgeInput", "JudgeScorer", "Judgement", "Rubric",
+           "flat_scores", "gui_score"]
