@@ -47,6 +47,7 @@ class BranchScore:
     state_exact: bool | None = None
     fidelity: dict[str, float] = field(default_factory=dict)
     judge: dict[str, float] = field(default_factory=dict)  # judge dimension -> normalised score in [0, 1]
+    output_kind: str | None = None  # "html" or "image": what the prediction was (None: no prediction)
 
 
 def _frac(num: int, den: int) -> float | None:
@@ -83,6 +84,7 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
     fidelity: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     judged: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     statuses: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
     for pid, branches in by_pair.items():
         fam = fam_of[pid]
         for s in branches.values():
@@ -90,6 +92,8 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
             sem[fam].append(s.sem_correct)
             surf[fam].append(s.surface_valid)
             statuses[s.status] += 1
+            if s.output_kind:
+                kinds[s.output_kind] += 1
             if s.state_exact is not None:
                 state[fam].append(s.state_exact)
             for name, value in s.fidelity.items():
@@ -131,6 +135,7 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
         "pairs_by_family": dict(Counter(fam_of.values())),
         "refused_pairs": len(refused), "refused_by_family": dict(refused_by_family),
         "status": dict(statuses),
+        "output_kinds": dict(kinds),
         "failed_predictions": sum(n for st, n in statuses.items() if st not in ("ok", "render_fallback")),
     }
     return metrics

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
-from emukit.evaluate.adapters.base import Prediction
+from emukit.evaluate.adapters.base import Prediction, image_png
 
 CONDITIONS = ("observation", "raw-history", "oracle-state", "predictive-state")
 REQUIRED = ("pair_id", "branch", "condition", "model")
@@ -89,9 +89,14 @@ class PredictionsFile:
         if isinstance(row.get("image"), str):
             path = (self.path.parent / row["image"])
             try:
-                return Prediction(image=path.read_bytes(), raw=str(row.get("raw") or ""), meta=meta)
+                data = path.read_bytes()
             except OSError as exc:
                 return Prediction(error=f"image {row['image']!r} cannot be read: {exc.strerror}", meta=meta)
+            try:
+                return Prediction(image=image_png(data, f"image {row['image']!r}"), raw=str(row.get("raw") or ""),
+                                  meta=meta)
+            except ValueError as exc:
+                return Prediction(error=f"malformed output: {exc}", meta=meta)
         html = row.get("html")
         if not isinstance(html, str) or not html.strip():
             return Prediction(raw=str(row.get("raw") or ""), error="empty output", meta=meta)

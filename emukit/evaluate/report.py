@@ -74,6 +74,9 @@ JUDGE_DEFINITION = ("Judge dimension {name}: the mean over judged branches of th
                     "rating divided by 5 (rubric {rubric}; GUI-Score: 20 x rating averaged over GOAL, LOGIC, "
                     "CONS, UI, QUAL, 0-100). Applies to branches with a predicted image (rendered HTML or an "
                     "image output); a failed judgement is left out and counted in n.")
+OUTPUT_KINDS_NOTE = ("Output kinds: {html} HTML, {image} image predictions. The family parsers (BranchExact, "
+                     "PairCorrect, SemCorrect, SurfaceValid) read HTML only, so an image prediction is scored "
+                     "incorrect there (status image_only); fidelity and the judge score both kinds.")
 COMMON_NOTE = ("Each metric is given per family and as macro, the unweighted mean over the families present. "
                "Refused pairs (observation condition: the A and B requests differ, so the pair is not strict "
                "for this model) are excluded from every denominator and counted separately; failed requests, "
@@ -139,8 +142,12 @@ def counts_line(result: EvalResult) -> str:
     """One line: pairs, branches, refused pairs and prediction failures by status."""
     c = result.metrics["counts"]
     status = ", ".join(f"{k} {v}" for k, v in sorted(c["status"].items()))
-    return (f"{c['pairs']} pairs scored ({c['branches']} branches), {c['refused_pairs']} refused (requests "
+    line = (f"{c['pairs']} pairs scored ({c['branches']} branches), {c['refused_pairs']} refused (requests "
             f"differ), {c['failed_predictions']} failed predictions kept as incorrect; status: {status or '-'}")
+    kinds = c.get("output_kinds") or {}
+    if kinds.get("image"):
+        line += "\n" + OUTPUT_KINDS_NOTE.format(html=kinds.get("html", 0), image=kinds["image"])
+    return line
 
 
 def docs_link() -> str:

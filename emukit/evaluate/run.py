@@ -449,6 +449,7 @@ def _score_branch(br: BranchRun, pair: EvalPair, scorer: tuple[ParseFn, JudgeFn]
         score.status = _failure_status(pred)
         return
     png = None
+    score.output_kind = "html" if pred.html is not None else "image"
     if pred.html is None:  # image-only prediction: no DOM, no OCR -> no semantic evidence
         score.status = "image_only"
         png = pred.image

@@ -162,6 +162,38 @@ def extract_html(raw: str) -> str | None:
     return None
 
 
+def image_png(data: bytes, where: str) -> bytes:
+    """A predicted image as PNG bytes (PNG kept as it is; JPEG, WebP or GIF converted); ``ValueError`` naming
+    ``where`` when the bytes are no image."""
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return data
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            out = io.BytesIO()
+            image.convert("RGB").save(out, format="PNG")
+            return out.getvalue()
+    except (UnidentifiedImageError, OSError) as exc:
+        raise ValueError(f"{where} is not an image PNG, JPEG, WebP or GIF can decode ({exc})") from None
+
+
+def image_from_data_url(url: str, where: str) -> bytes:
+    """The PNG of a ``data:image/...;base64,`` URL (no other URL is fetched: evaluation is offline)."""
+    import base64
+    import binascii
+
+    head, sep, payload = url.partition(",")
+    if not sep or not head.startswith("data:image/") or not head.endswith(";base64"):
+        raise ValueError(f"{where}: only data:image/...;base64 URLs are read (offline), got {url[:60]!r}")
+    try:
+        return image_png(base64.b64decode(payload, validate=False), where)
+    except binascii.Error as exc:
+        raise ValueError(f"{where}: bad base64 ({exc})") from None
+
+
 def prediction_from_text(raw: str, **meta: Any) -> Prediction:
     """A :class:`Prediction` from a model's text output: empty and HTML-less outputs become errors."""
     if not raw or not raw.strip():

@@ -30,6 +30,7 @@ from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError
 from emukit.evaluate.adapters.base import (
     ModelAdapter,
+    image_from_data_url,
     Prediction,
     PredictionContext,
     prediction_from_text,
@@ -154,6 +155,16 @@ class OpenAIAdapter(ModelAdapter):
         content = _content(response)
         meta = {"request_hash": key, "usage": response.get("usage") or {},
                 "finish_reason": _first_choice(response).get("finish_reason")}
+        try:
+            image = _image(response)
+        except ValueError as exc:
+            return Prediction(raw=content or "", error=f"malformed output: {exc}", meta=meta)
+        if image is not None:  # an image-output model: the picture is the prediction (any HTML beside it too)
+            pred = prediction_from_text(content, **meta) if content and content.strip() else Prediction(meta=meta)
+            if pred.html is None:
+                pred = Prediction(raw=content or "", meta=meta)
+            pred.image = image
+            return pred
         if content is None:
             return Prediction(error="malformed response: no choices[0].message.content", meta=meta)
         return prediction_from_text(content, **meta)
@@ -231,6 +242,23 @@ def _content(response: dict[str, Any]) -> str | None:
     if isinstance(content, list):  # some servers return content parts
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     return content if isinstance(content, str) else None
+
+
+def _image(response: dict[str, Any]) -> bytes | None:
+    """The first generated image of a chat-completions reply: an ``image_url`` content part or an entry of
+    ``message.images`` (both data URLs; the shapes image-output models behind OpenAI-compatible servers use)."""
+    message = _first_choice(response).get("message")
+    if not isinstance(message, dict):
+        return None
+    parts = message.get("content") if isinstance(message.get("content"), list) else []
+    parts = [*parts, *(message.get("images") if isinstance(message.get("images"), list) else [])]
+    for i, part in enumerate(parts):
+        if isinstance(part, dict) and part.get("type") in ("image_url", "output_image"):
+            url = part.get("image_url")
+            url = url.get("url") if isinstance(url, dict) else url
+            if isinstance(url, str):
+                return image_from_data_url(url, f"choices[0].message image {i}")
+    return None
 
 
 def _seconds(value: str | None) -> float | None:
