@@ -66,13 +66,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         estimator = load_estimator(args.estimator) if args.condition == "predictive-state" else None
         fidelity = FidelityScorer(dinov2=args.fidelity_dinov2, siglip=args.fidelity_siglip) \
             if (args.fidelity_dinov2 or args.fidelity_siglip) else None
-        judge_scorer = None
-        if args.judge:
-            from emukit.evaluate.judge import JudgeScorer
-
-            judge_scorer = JudgeScorer(args.judge, rubrics=[r.strip() for r in args.judge_rubrics.split(",") if r.strip()],
-                                       cache_dir=out / "judge-cache", concurrency=args.judge_concurrency,
-                                       max_retries=args.retries, timeout_s=args.request_timeout)
+        judge_scorer = _judge_scorer(args, out)
         pairs = load_pairs(args.pairs, data_dir=args.data_dir)
         if args.family:
             pairs = (p for p in pairs if p.family in set(args.family))
@@ -110,6 +104,17 @@ def _task_ids(value: str) -> list[str] | None:
     if value.strip() == "all":
         return None
     return [t.strip() for t in value.split(",") if t.strip()]
+
+
+def _judge_scorer(args: argparse.Namespace, out: Path):
+    """The ``--judge`` scorer (None without ``--judge``); its cache lives in ``OUT/judge-cache``."""
+    if not args.judge:
+        return None
+    from emukit.evaluate.judge import JudgeScorer
+
+    return JudgeScorer(args.judge, rubrics=[r.strip() for r in args.judge_rubrics.split(",") if r.strip()],
+                       cache_dir=out / "judge-cache", concurrency=args.judge_concurrency, max_retries=args.retries,
+                       timeout_s=args.request_timeout)
 
 
 def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
@@ -179,7 +184,8 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
 
         result = evaluate_tasks(tasks, initial, adapter=adapter, format_name=args.format, tracks=tracks,
                                 agent=agent, stagnation_k=args.stagnation_k, max_steps=args.max_steps,
-                                render_timeout_s=args.render_timeout, on_run=progress)
+                                render_timeout_s=args.render_timeout, on_run=progress,
+                                judge_scorer=_judge_scorer(args, out))
     except EmukitError as exc:
         print_error(console, prog, exc)
         return 1

@@ -441,6 +441,7 @@ class TrackRun:
     milestones: MilestoneTracker
     stop_reason: str
     n_reference: int = 0
+    judgements: list[Any] = field(default_factory=list)  # emukit.evaluate.judge.Judgement
 
     @property
     def prefix(self) -> int:
@@ -467,6 +468,8 @@ class TrackRun:
         if self.track == "reference":
             out.update({"action_progress": self.action_progress, "action_prefix": self.prefix,
                         "reference_actions": self.n_reference})
+        if self.judgements:
+            out["judge"] = [j.record() for j in self.judgements]
         out["steps"] = [s.record() for s in self.steps]
         return out
 
@@ -562,6 +565,14 @@ class TaskEvalResult:
                 entry["action_progress"] = sum(r.action_progress or 0.0 for r in runs) / len(runs)
             else:
                 entry["mean_steps"] = sum(len(r.steps) for r in runs) / len(runs)
+            judged: dict[str, list[float]] = {}
+            for r in runs:
+                for j in r.judgements:
+                    for key, value in j.scores.items():
+                        judged.setdefault(key, []).append(value)
+            if judged:
+                entry["judge"] = {k: sum(v) / len(v) for k, v in judged.items()}
+                entry["judge"]["n"] = max(len(v) for v in judged.values())
             out[track] = entry
         return out
 
@@ -581,12 +592,13 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
                    renderer: Any = None,
                    stagnation_k: int = DEFAULT_STAGNATION_K, max_steps: int | None = None,
                    render_timeout_s: float | None = None,
-                   on_run: Callable[[TrackRun], None] | None = None) -> TaskEvalResult:
+                   on_run: Callable[[TrackRun], None] | None = None, judge_scorer: Any = None) -> TaskEvalResult:
     """Evaluate ``adapter`` on ``tasks`` on the given tracks. ``initial``: task id -> (png, xml) of the real
     initial screen (:func:`initial_observations`); ``agent``: an agent, or a factory making one per task
     (the agent track); ``renderer``: a started :class:`~emukit.evaluate.render.Renderer` (default: one of
     its own, closed at the end); ``max_steps`` caps every rollout (None: the reference length / the step
-    budget)."""
+    budget); ``judge_scorer``: a :class:`~emukit.evaluate.judge.JudgeScorer` whose rollout rubrics
+    (``gui-cc-rollout``, ``gui-score``) score each generated rollout (:func:`judge_rollout`)."""
     unknown = [t for t in tracks if t not in TRACKS]
     if unknown or not tracks:
         raise ConfigError(f"unknown track(s) {', '.join(unknown) or '(none)'}; expected {' / '.join(TRACKS)}")
@@ -615,6 +627,7 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
             instructions[task.id] = task.instruction
             if "reference" in tracks:
                 runs.append(reference_track(task, first, model, max_steps=max_steps))
+                judge_rollout(runs[-1], task, first, judge_scorer)
                 if on_run:
                     on_run(runs[-1])
             if "agent" in tracks:
@@ -622,6 +635,7 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
                 task_agent = agent if isinstance(agent, Agent) else agent(task)
                 runs.append(agent_track(task, first, model, task_agent, stagnation_k=stagnation_k,
                                         max_steps=max_steps))
+                judge_rollout(runs[-1], task, first, judge_scorer)
                 if on_run:
                     on_run(runs[-1])
     finally:
@@ -629,8 +643,38 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
             renderer.close()
     config = {"model": adapter.name, "format": format_name, "tracks": list(tracks), "family": TASK_FAMILY,
               "stagnation_k": stagnation_k, "max_steps": max_steps,
-              "agent": getattr(agent, "name", None) if "agent" in tracks else None}
+              "agent": getattr(agent, "name", None) if "agent" in tracks else None,
+              "judge": judge_scorer.describe() if judge_scorer is not None else None}
     return TaskEvalResult(runs, config, time.perf_counter() - started, instructions)
+
+
+JUDGE_MAX_FRAMES = 16  # a judged rollout: the real initial screen and at most the last 15 generated screens
+ROLLOUT_RUBRICS = ("gui-cc-rollout", "gui-score")  # tasks have no recorded next screens: no transition rubric
+
+
+def judge_rollout(run: TrackRun, task: Task, first: Screen, scorer: Any) -> None:
+    """Score one generated rollout with the judge's rollout rubrics: the task instruction, the actions that
+    produced a screen, and the frames (the real initial screen, then each generated screen, up to the first
+    step without one); nothing when no step produced a screen."""
+    if scorer is None:
+        return
+    from emukit.evaluate.judge import JudgeInput
+
+    actions, frames = [], [first.png]
+    for step in run.steps:
+        if step.screen is None or not step.screen.png:
+            break
+        actions.append(step.action.describe())
+        frames.append(step.screen.png)
+    if len(frames) < 2:
+        return
+    if len(frames) > JUDGE_MAX_FRAMES:
+        keep = JUDGE_MAX_FRAMES - 1
+        frames = [frames[0], *frames[-keep:]]
+        actions = ["(earlier actions omitted)", *actions[-(keep - 1):]] if keep > 1 else actions[-1:]
+    item = JudgeInput(actions=tuple(actions), frames=tuple(frames), instruction=task.instruction)
+    rubrics = [r for r in scorer.rubrics if r.name in ROLLOUT_RUBRICS]
+    run.judgements = scorer.judge_jobs([(r, item) for r in rubrics])
 
 
 # -- outputs --------------------------------------------------------------------------------------------------
@@ -676,11 +720,19 @@ def markdown_report(result: TaskEvalResult) -> str:
     for track, s in result.summary().items():
         lines.append(f"| {track} | {s['tasks']} | {_pct(s.get('action_progress'))} | "
                      f"{_pct(s['milestone_progress'])} |")
+    judge = cfg.get("judge")
+    for track, s in result.summary().items():
+        if s.get("judge"):
+            dims = ", ".join(f"{k} {v:.3f}" for k, v in s["judge"].items() if k != "n")
+            lines += ["", f"Judge {judge.get('model') if judge else ''} on the {track} track "
+                          f"({s['judge']['n']} rollouts, scores rating/5): {dims}."]
     for r in result.runs:
         lines += ["", f"## {r.task_id} - {r.track}", "",
                   f"{result.instructions.get(r.task_id, '')}", "",
                   f"Stopped: {r.stop_reason}. Milestones {r.milestones.reached}/{len(r.milestones.milestones)}"
-                  + (f"; action progress {r.prefix}/{r.n_reference}." if r.track == "reference" else "."), "",
+                  + (f"; action progress {r.prefix}/{r.n_reference}." if r.track == "reference" else ".")
+                  + "".join(f" Judge {j.rubric} v{j.version}: " + (j.error or ", ".join(
+                      f"{k} {v * 5:.0f}/5" for k, v in j.scores.items())) + "." for j in r.judgements), "",
                   "| step | action | target | prediction | render | milestones |", "|---|---|---|---|---|---|"]
         for s in r.steps:
             a = s.action

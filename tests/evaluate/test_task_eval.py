@@ -321,3 +321,29 @@ def test_cli_task_mode(initial, out_dir, capsys):
     assert main(["evaluate", "--tasks", TASK_ID]) == 2
     assert main(["evaluate", "--tasks", "no_such_task", "--model", "ref:surface", "--out", str(out_dir)]) == 1
     assert main(["evaluate", "--model", "ref:surface", "--out", str(out_dir)]) == 2  # pair mode needs --pairs
+
+
+def test_the_judge_scores_each_generated_rollout(initial, task, renderer):
+    """The judge's rollout rubrics on the reference track (judge model mocked by a local test server)."""
+    from emukit.evaluate.judge import JudgeScorer
+    from emukit.evaluate.tasks import markdown_report
+    from tests.evaluate.test_judge import JudgeServer
+
+    server = JudgeServer()
+    try:
+        scorer = JudgeScorer(server.spec)
+        result = evaluate_tasks([task], initial, adapter=create_adapter("ref:copy-current"), format_name="code2world",
+                                renderer=renderer, max_steps=3, judge_scorer=scorer)
+    finally:
+        server.close()
+    (run,) = result.runs
+    assert [j.rubric for j in run.judgements] == ["gui-cc-rollout", "gui-score"]  # no recorded next screens
+    assert run.judgements[0].scores == {"S_cp": 0.8, "S_rd": 0.4}
+    body = next(b for b in server.bodies if b["metadata"]["emukit_rubric"] == "gui-cc-rollout")
+    frames = [p for p in body["messages"][1]["content"] if p["type"] == "image_url"]
+    assert len(frames) == 1 + len(run.steps)  # the real initial screen and each generated one
+    assert task.instruction in body["messages"][1]["content"][0]["text"]
+    summary = result.to_json()["summary"]["reference"]["judge"]
+    assert summary["GOAL"] == pytest.approx(1.0) and summary["n"] == 1
+    assert result.config["judge"]["rubrics"]["gui-cc-rollout"] == "1"
+    assert "Judge gui-cc-rollout v1: S_cp 4/5, S_rd 2/5." in markdown_report(result)
