@@ -10,8 +10,12 @@ reused pages runs up to ``pool_size`` renders at once. For each prediction the r
    script at all, the new HTML replaces it in place instead (equivalent, and a navigation is most of the cost
    of a render); a page whose document ran scripts is frozen (``Page.setWebLifecycleState``) while it waits
    in the pool and always gets a new navigation;
-2. answers every other request itself: known CDN URLs of common CSS frameworks from pinned local copies
-   (:mod:`emukit.evaluate.cdn`), everything else aborted. ``data:`` URLs work. Chromium also runs behind an
+2. answers every other request itself: a main-frame navigation after the document was served (a refresh,
+   ``location``, a link, a form, ``history``) with ``204 No Content``, which a browser never commits, so the
+   page stays the prediction; known CDN URLs of common CSS frameworks from pinned local copies
+   (:mod:`emukit.evaluate.cdn`), everything else aborted. A navigation interception cannot see
+   (``about:blank``, a ``data:`` document) is caught after the fact and the prediction is rendered again with
+   scripts disabled (a second deadline). ``data:`` URLs work. Chromium also runs behind an
    unreachable proxy with host resolution disabled, so nothing that escapes request interception
    (WebSockets, WebRTC, prefetches) reaches a network either; dialogs are accepted, popups closed;
 3. waits for ``load``, finishes CSS animations, scrolls to the top, waits two frames (pages with scripts),
@@ -22,8 +26,9 @@ reused pages runs up to ``pool_size`` renders at once. For each prediction the r
 Steps 1-3 run under a hard per-page deadline (``timeout_s``): a page that does not finish (an
 infinite script loop, a never-ending load) is abandoned — its page is closed, which kills its renderer, and
 the browser is restarted if even that hangs — and the result is ``timed_out`` with no evidence, which the
-parsers score invalid. Any other rendering failure (a crashed renderer, a page that navigates away) keeps the
-sample and falls back to text extracted from the HTML source (``fallback_used``), as C.4 prescribes.
+parsers score invalid. Any other rendering failure (a crashed renderer, a page that still navigates away) keeps the
+sample and falls back to text extracted from the HTML source (``fallback_used``), as C.4 prescribes, with
+hidden text kept out and the offline check applied (:mod:`emukit.evaluate.fallback`).
 
 Typical use::
 
