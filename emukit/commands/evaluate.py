@@ -26,7 +26,8 @@ def default_out(args: argparse.Namespace) -> Path:
     if args.out is not None:
         return Path(args.out)
     model = args.model or (Path(args.predictions).stem if args.predictions else "model")
-    mode = f"tasks-{args.track}" if args.tasks is not None else (args.condition or "")
+    mode = f"tasks-{args.track}" if args.tasks is not None else \
+        (f"trajectories-{args.trajectory_format}" if getattr(args, "trajectories", None) else (args.condition or ""))
     return Path(args.data_dir or default_data_dir()) / "evaluations" / "_".join(
         _slug(x) for x in (model, args.format, mode) if x)
 
@@ -48,6 +49,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
     if args.tasks is not None:
         return _cmd_evaluate_tasks(args)
+    if args.trajectories is not None:
+        return _cmd_evaluate_trajectories(args)
     console = make_console()
     if args.pairs is None or args.condition is None:
         print("emukit evaluate: give --pairs PATH and --condition (or --tasks for the task mode)", file=sys.stderr)
@@ -115,6 +118,51 @@ def _judge_scorer(args: argparse.Namespace, out: Path):
     return JudgeScorer(args.judge, rubrics=[r.strip() for r in args.judge_rubrics.split(",") if r.strip()],
                        cache_dir=out / "judge-cache", concurrency=args.judge_concurrency, max_retries=args.retries,
                        timeout_s=args.request_timeout)
+
+
+def _cmd_evaluate_trajectories(args: argparse.Namespace) -> int:
+    from emukit.commands.output import make_console, print_error
+    from emukit.evaluate.adapters import create_adapter
+    from emukit.evaluate.trajectories import evaluate_trajectories, read_trajectories, write_trajectory_results
+
+    console = make_console()
+    prog = "emukit evaluate --trajectories"
+    if args.model is None or args.pairs is not None or args.condition or args.predictions is not None:
+        print_error(console, prog, "give --model SPEC (and --judge); --pairs, --condition and --predictions belong "
+                                   "to the pair mode")
+        return 2
+    if not args.judge:
+        print_error(console, prog, "give --judge BASE_URL#MODEL: reference-action progress is judged (GUI-CC S_rap)")
+        return 2
+    out = default_out(args)
+    adapter = None
+    try:
+        trajectories = read_trajectories(args.trajectories, args.trajectory_format, limit=args.limit)
+        adapter = create_adapter(args.model, cache_dir=out / "cache", concurrency=1, max_retries=args.retries,
+                                 timeout_s=args.request_timeout)
+
+        def progress(run) -> None:
+            if not args.quiet:
+                console.print(f"[dim]{run.trajectory.id}: {run.prefix}/{len(run.trajectory.actions)} reference "
+                              f"steps supported, {run.stop_reason}[/dim]", highlight=False)
+
+        result = evaluate_trajectories(trajectories, adapter=adapter, judge_scorer=_judge_scorer(args, out),
+                                       format_name=args.format, render_timeout_s=args.render_timeout,
+                                       max_steps=args.max_steps, on_run=progress)
+    except EmukitError as exc:
+        print_error(console, prog, exc)
+        return 1
+    finally:
+        if adapter is not None:
+            adapter.close()
+    path = write_trajectory_results(result, out)
+    s = result.summary()
+    console.print(f"{s['trajectories']} trajectories: reference-action progress "
+                  f"{100 * (s['reference_action_progress'] or 0):.1f}% ({s['steps_passed']}/{s['reference_steps']} "
+                  f"steps supported); judge: " + (", ".join(f"{k} {v:.3f}" for k, v in s["judge"].items()) or "-"),
+                  highlight=False)
+    console.print(f"results: {path}", highlight=False)
+    return 0
 
 
 def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
@@ -243,6 +291,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--request-timeout", type=float, default=600.0, help="seconds per HTTP request")
     p.add_argument("--render-timeout", type=float, default=None, help="hard per-page render deadline (s)")
     p.add_argument("--quiet", action="store_true", help="no per-pair / per-task progress lines")
+    x = p.add_argument_group("trajectory mode (the offline reference-action track on external datasets)")
+    x.add_argument("--trajectories", type=Path, default=None, metavar="DIR",
+                   help="a locally downloaded dataset folder in its published layout (docs/evaluator-judge.md)")
+    x.add_argument("--trajectory-format", default="guiodyssey", choices=("guiodyssey",),
+                   help="the dataset's layout (default guiodyssey)")
     t = p.add_argument_group("task mode")
     t.add_argument("--tasks", default=None, metavar="all|ID[,ID...]",
                    help="evaluate on milestone tasks instead of pairs (see docs/evaluator-tasks.md)")

@@ -396,7 +396,8 @@ def judge_jobs(pair: EvalPair, branch: EvalBranch, predicted_png: bytes, rubrics
     steps = branch.history[-(ROLLOUT_FRAMES - 2):] if ROLLOUT_FRAMES > 2 else []
     rollout = JudgeInput(actions=tuple(a.describe() for _, a in steps) + (shared,),
                          frames=tuple(o.png() for o, _ in steps) + (branch.boundary.png(), predicted_png))
-    return [(r, rollout if r.name == "gui-cc-rollout" else transition) for r in rubrics]
+    return [(r, rollout if r.name == "gui-cc-rollout" else transition) for r in rubrics
+            if not r.needs_reference_current]  # reference-action progress belongs to external trajectories
 
 
 def _judge_branches(items: list[tuple[BranchRun, EvalPair]], scorer: Any) -> None:

@@ -28,13 +28,14 @@ ANSWERS = {
     "gui-cc-rollout": {"S_cp": {"C1": 1, "C2": 1, "C3": 0, "C4": 1, "C5": 1},
                        "S_rd": {"C1": 1, "C2": 0, "C3": 0, "C4": 1, "C5": 0}, "reason": "fixed"},
     "gui-score": {"GOAL": 5, "LOGIC": 4, "CONS": 4, "UI": 3, "QUAL": 4, "reason": "fixed"},
+    "gui-cc-rap": {"S_rap": {"C1": 1, "C2": 1, "C3": 1}, "reason": "fixed"},
 }
 
 
 class JudgeServer:
     """``/v1/chat/completions`` answering each rubric (named in the request's metadata) with ANSWERS."""
 
-    def __init__(self, *, fail_first: int = 0, off_rubric: bool = False, delay_s: float = 0.0) -> None:
+    def __init__(self, *, fail_first: int = 0, off_rubric: bool = False, delay_s: float = 0.0, answer=None) -> None:
         self.bodies: list[dict] = []
         self.fail_first, self.off_rubric, self.delay_s = fail_first, off_rubric, delay_s
         self.in_flight = self.max_in_flight = 0
@@ -61,8 +62,8 @@ class JudgeServer:
                         self.wfile.write(b"busy")
                         return
                     rubric = body["metadata"]["emukit_rubric"]
-                    content = "I think it is fine." if outer.off_rubric else \
-                        f"```json\n{json.dumps(ANSWERS[rubric])}\n```"
+                    reply = (answer(body) if answer else None) or ANSWERS[rubric]
+                    content = "I think it is fine." if outer.off_rubric else f"```json\n{json.dumps(reply)}\n```"
                     data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content},
                                                     "finish_reason": "stop"}]}).encode()
                     self.send_response(200)

@@ -45,6 +45,7 @@ class JudgeInput:
     frames: tuple[bytes, ...]
     instruction: str = ""
     reference_next: bytes | None = None
+    reference_current: bytes | None = None  # the recorded screen the action was taken on (gui-cc-rap)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Rubric:
     dimensions: tuple[Dimension, ...]
     preamble: str
     needs_reference: bool = False
+    needs_reference_current: bool = False
     min_frames: int = 2
 
     def system_prompt(self) -> str:
@@ -89,7 +91,10 @@ class Rubric:
         lines += [f"  {i + 1}. {a}" for i, a in enumerate(item.actions)]
         lines.append(f"Frames follow in order: frame 0 is the screen before action 1; frame {len(item.frames) - 1} "
                      "(the last) is the world model's predicted screen after the last action.")
-        if self.needs_reference and item.reference_next is not None:
+        if self.needs_reference_current and item.reference_current is not None:
+            lines.append("After the frames come two more images: the real screen the action was taken on, then "
+                         "the real screen after it (references for the task stage, not for pixel similarity).")
+        elif self.needs_reference and item.reference_next is not None:
             lines.append("After the frames comes one more image: the real next screen recorded on the device "
                          "(the reference for S_ele and S_lay only).")
         return "\n".join(lines)
@@ -121,7 +126,7 @@ class Rubric:
                 rating = int(value)
                 if not 0 <= rating <= SCALE_MAX:
                     raise ValueError(f"{d.key}: {rating} is outside 0-{SCALE_MAX}")
-            scores[d.key] = rating / SCALE_MAX
+            scores[d.key] = rating / (len(d.criteria) if d.criteria else SCALE_MAX)
         return scores, extras
 
 
@@ -226,6 +231,23 @@ GUI_SCORE = Rubric(
 )
 
 
+GUI_CC_RAP = Rubric(
+    name="gui-cc-rap", version="1", title="GUI-CC reference-action progress", needs_reference=True,
+    needs_reference_current=True,
+    preamble=("You check one step of a world model rolled out along a real trajectory: frame 0 is the model's "
+              "screen the reference action is applied to, frame 1 the model's screen after it. The real screens "
+              "of the same step show the task stage expected before and after; use them for app, page, target "
+              "and state, not for exact layout or style. Do not infer success from the action text."),
+    dimensions=(
+        Dimension("S_rap", "reference-action support", "Does the rollout still support this reference step?", (
+            "on frame 0 the app, page and state allow the reference action; its target is there",
+            "frame 1 shows a plausible effect of that action taken on frame 0",
+            "frame 1 allows the next reference action (for the last step: the task's final state is shown)",
+        )),
+    ),
+)
+
+
 @dataclass
 class RubricRegistry:
     rubrics: dict[str, Rubric] = field(default_factory=dict)
@@ -242,7 +264,7 @@ class RubricRegistry:
 
 
 RUBRICS = RubricRegistry()
-for _r in (GUI_CC_TRANSITION, GUI_CC_ROLLOUT, GUI_SCORE):
+for _r in (GUI_CC_TRANSITION, GUI_CC_ROLLOUT, GUI_SCORE, GUI_CC_RAP):
     RUBRICS.add(_r)
 
 GUI_SCORE_KEYS = tuple(d.key for d in GUI_SCORE.dimensions)

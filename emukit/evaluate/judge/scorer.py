@@ -74,12 +74,13 @@ class JudgeScorer:
                 "rubrics": {r.name: r.version for r in self.rubrics}, "temperature": 0.0, "seed": JUDGE_SEED}
 
     def body(self, rubric: Rubric, item: JudgeInput) -> dict[str, Any]:
-        images = list(item.frames)
+        images = [(f"frame {i}", png) for i, png in enumerate(item.frames)]
+        if rubric.needs_reference_current and item.reference_current is not None:
+            images.append(("recorded screen before the action", item.reference_current))
         if rubric.needs_reference and item.reference_next is not None:
-            images.append(item.reference_next)
+            images.append(("recorded next screen", item.reference_next))
         content: list[dict[str, Any]] = [{"type": "text", "text": rubric.user_text(item)}]
-        for i, png in enumerate(images):
-            label = f"frame {i}" if i < len(item.frames) else "recorded next screen"
+        for label, png in images:
             content.append({"type": "text", "text": label})
             content.append({"type": "image_url",
                             "image_url": {"url": "data:image/png;base64," + base64.b64encode(png).decode("ascii")}})
@@ -97,6 +98,9 @@ class JudgeScorer:
             return out
         if rubric.needs_reference and item.reference_next is None:
             out.error = f"{rubric.name} needs the recorded next screen"
+            return out
+        if rubric.needs_reference_current and item.reference_current is None:
+            out.error = f"{rubric.name} needs the recorded screen before the action"
             return out
         body = self.body(rubric, item)
         for attempt in range(2):

@@ -1,0 +1,216 @@
+"""The offline reference-action track on external trajectories (GUI-CC Section 3.2: a world model rolled
+out along real GUIOdyssey trajectories).
+
+``emukit evaluate --trajectories DIR --trajectory-format guiodyssey --model SPEC --judge JUDGE``: for every
+episode, the model starts from the real first screen and predicts the screen after each reference action
+from its *own* previous prediction (autoregressive; the real screens are never inputs, only references).
+Each step is then judged with GUI-CC's reference-action rubric (``gui-cc-rap``: the step's precondition,
+the action's effect and support for the next action, each 0/1, from the model's screens before and after
+and the real ones); **reference-action progress** is the longest prefix of passed steps over the episode's
+length, as GUI-CC defines it. The other judge rubrics score the rollout too: ``gui-cc-transition`` per step
+against the real next screen, ``gui-cc-rollout`` and ``gui-score`` on the whole rollout. Progress is judged,
+so the track needs ``--judge``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from emukit.errors import ConfigError
+from emukit.evaluate.trajectories.base import Trajectory, TrajectoryError, formats, read_trajectories, register
+
+__all__ = ["Trajectory", "TrajectoryError", "TrajectoryRun", "evaluate_trajectories", "formats",
+           "read_trajectories", "register", "write_trajectory_results"]
+
+MAX_ROLLOUT_FRAMES = 16
+
+
+@dataclass
+class TrajectoryRun:
+    """One episode rolled out: the steps (tasks.StepRun), the per-step judgements and the progress."""
+
+    trajectory: Trajectory
+    steps: list[Any]
+    stop_reason: str
+    step_judgements: list[list[Any]] = field(default_factory=list)  # per step: gui-cc-rap (+ transition)
+    rollout_judgements: list[Any] = field(default_factory=list)
+
+    @property
+    def passed(self) -> list[bool]:
+        """Per reference step: the gui-cc-rap verdict passed (all three criteria); steps not rolled fail."""
+        out = []
+        for i in range(len(self.trajectory.actions)):
+            verdicts = self.step_judgements[i] if i < len(self.step_judgements) else []
+            rap = next((j for j in verdicts if j.rubric == "gui-cc-rap"), None)
+            out.append(bool(rap and rap.error is None and rap.scores.get("S_rap") == 1.0))
+        return out
+
+    @property
+    def prefix(self) -> int:
+        n = 0
+        for ok in self.passed:
+            if not ok:
+                break
+            n += 1
+        return n
+
+    @property
+    def progress(self) -> float:
+        return self.prefix / len(self.trajectory.actions)
+
+    def judge_means(self) -> dict[str, float]:
+        values: dict[str, list[float]] = {}
+        for verdicts in self.step_judgements:
+            for j in verdicts:
+                if j.rubric != "gui-cc-rap":
+                    for k, v in j.scores.items():
+                        values.setdefault(k, []).append(v)
+        for j in self.rollout_judgements:
+            for k, v in j.scores.items():
+                values.setdefault(k, []).append(v)
+        return {k: sum(v) / len(v) for k, v in values.items()}
+
+    def record(self) -> dict[str, Any]:
+        return {"id": self.trajectory.id, "source": self.trajectory.source, "instruction": self.trajectory.instruction,
+                "reference_actions": len(self.trajectory.actions), "steps_run": len(self.steps),
+                "stop_reason": self.stop_reason, "passed": self.passed, "prefix": self.prefix,
+                "reference_action_progress": self.progress, "judge": self.judge_means(),
+                "steps": [{**s.record(), "judge": [j.record() for j in (self.step_judgements[i]
+                                                                       if i < len(self.step_judgements) else [])]}
+                          for i, s in enumerate(self.steps)],
+                "rollout_judge": [j.record() for j in self.rollout_judgements]}
+
+
+def _screen(png: bytes) -> Any:
+    from emukit.evaluate.tasks import Screen, synth_hierarchy
+
+    return Screen(png, synth_hierarchy([], None), [], "device")
+
+
+def roll_out(traj: Trajectory, adapter: Any, fmt: Any, renderer: Any, *, render_timeout_s: float | None = None,
+             max_steps: int | None = None) -> TrajectoryRun:
+    """Predict every step from the model's own previous screen (see the module docstring)."""
+    from emukit.evaluate.tasks import StepModel, StepRun, Verdict
+    from emukit.images import png_size
+
+    first = traj.screen_png(0)
+    model = StepModel(fmt, adapter, renderer, png_size(first), render_timeout_s)
+    screen = _screen(first)
+    steps: list[Any] = []
+    stop = "reference finished"
+    for t, action in enumerate(traj.actions[:max_steps] if max_steps else traj.actions):
+        run = StepRun(t + 1, action, "device" if t == 0 else "prediction", Verdict(True, "external"))
+        model.run(run, screen)
+        steps.append(run)
+        if run.screen is None:
+            stop = f"step {t + 1}: no usable prediction ({run.prediction_status}, render {run.render_status})"
+            break
+        screen = run.screen
+    else:
+        if max_steps and max_steps < len(traj.actions):
+            stop = f"max steps ({max_steps})"
+    return TrajectoryRun(traj, steps, stop)
+
+
+def judge_run(run: TrajectoryRun, scorer: Any) -> None:
+    """The judge's verdicts: gui-cc-rap (and gui-cc-transition when selected) per rolled step, the rollout
+    rubrics on the whole rollout."""
+    from emukit.evaluate.judge import RUBRICS, JudgeInput
+
+    traj = run.trajectory
+    chosen = {r.name: r for r in scorer.rubrics}
+    step_rubrics = [RUBRICS.get("gui-cc-rap")] + ([chosen["gui-cc-transition"]] if "gui-cc-transition" in chosen else [])
+    jobs, owners = [], []
+    frames = [traj.screen_png(0)]
+    for i, step in enumerate(run.steps):
+        if step.screen is None:
+            break
+        frames.append(step.screen.png)
+        nxt = traj.actions[i + 1].describe() if i + 1 < len(traj.actions) else "(none: this is the last step)"
+        item = JudgeInput(actions=(traj.actions[i].describe(), f"next reference action: {nxt}"),
+                          frames=(frames[-2], frames[-1]), instruction=traj.instruction,
+                          reference_current=traj.screen_png(i), reference_next=traj.screen_png(i + 1))
+        for rubric in step_rubrics:
+            jobs.append((rubric, item))
+            owners.append(i)
+    rollout_rubrics = [r for r in scorer.rubrics if r.name in ("gui-cc-rollout", "gui-score")]
+    n_steps = len(frames) - 1
+    if n_steps >= 1 and rollout_rubrics:
+        keep = frames if len(frames) <= MAX_ROLLOUT_FRAMES else [frames[0], *frames[-(MAX_ROLLOUT_FRAMES - 1):]]
+        acts = [a.describe() for a in traj.actions[:n_steps]][-(len(keep) - 1):]
+        item = JudgeInput(actions=tuple(acts), frames=tuple(keep), instruction=traj.instruction)
+        for rubric in rollout_rubrics:
+            jobs.append((rubric, item))
+            owners.append(-1)
+    verdicts = scorer.judge_jobs(jobs)
+    run.step_judgements = [[] for _ in range(n_steps)]
+    for owner, verdict in zip(owners, verdicts, strict=True):
+        (run.rollout_judgements if owner < 0 else run.step_judgements[owner]).append(verdict)
+
+
+@dataclass
+class TrajectoryEvalResult:
+    runs: list[TrajectoryRun]
+    config: dict[str, Any]
+    seconds: float
+
+    def summary(self) -> dict[str, Any]:
+        n = len(self.runs)
+        judged: dict[str, list[float]] = {}
+        for r in self.runs:
+            for k, v in r.judge_means().items():
+                judged.setdefault(k, []).append(v)
+        return {"trajectories": n,
+                "reference_action_progress": sum(r.progress for r in self.runs) / n if n else None,
+                "steps_passed": sum(sum(r.passed) for r in self.runs),
+                "reference_steps": sum(len(r.trajectory.actions) for r in self.runs),
+                "judge": {k: sum(v) / len(v) for k, v in judged.items()}}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"emukit_trajectory_evaluation": 1, "config": self.config, "seconds": round(self.seconds, 3),
+                "summary": self.summary(), "trajectories": [r.record() for r in self.runs]}
+
+
+def evaluate_trajectories(trajectories: list[Trajectory], *, adapter: Any, judge_scorer: Any,
+                          format_name: str = "code2world", renderer: Any = None, render_timeout_s: float | None = None,
+                          max_steps: int | None = None, on_run: Any = None) -> TrajectoryEvalResult:
+    """Roll ``adapter`` along every trajectory and judge it (see the module docstring)."""
+    from emukit.wm import get_format
+
+    if judge_scorer is None:
+        raise ConfigError("the trajectory track needs --judge: reference-action progress is judged (GUI-CC S_rap)")
+    fmt = get_format(format_name)
+    own = renderer is None
+    if own:
+        from emukit.evaluate.render import Renderer
+
+        renderer = Renderer(pool_size=1).start()
+    started = time.perf_counter()
+    runs = []
+    try:
+        for traj in trajectories:
+            run = roll_out(traj, adapter, fmt, renderer, render_timeout_s=render_timeout_s, max_steps=max_steps)
+            judge_run(run, judge_scorer)
+            runs.append(run)
+            if on_run:
+                on_run(run)
+    finally:
+        if own:
+            renderer.close()
+    sources = sorted({t.source for t in trajectories})
+    config = {"model": adapter.name, "format": format_name, "trajectory_formats": sources, "max_steps": max_steps,
+              "judge": judge_scorer.describe()}
+    return TrajectoryEvalResult(runs, config, time.perf_counter() - started)
+
+
+def write_trajectory_results(result: TrajectoryEvalResult, out_dir: Path) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "trajectory-results.json"
+    from emukit.atomicio import write_atomic
+
+    write_atomic(path, (json.dumps(result.to_json(), indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    return path
