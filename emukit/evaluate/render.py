@@ -50,7 +50,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
@@ -119,6 +119,17 @@ def find_chromium() -> str:
             return path
     raise RenderError("no Chromium found: install Debian's package (apt-get install chromium) or set "
                       "EMUKIT_CHROMIUM to the executable")
+
+
+@contextlib.contextmanager
+def renderer_or_own(renderer: Any = None, *, pool_size: int = 4) -> Iterator[Any]:
+    """``renderer`` when the caller has one (the caller closes it), else a new started :class:`Renderer` of
+    ``pool_size`` pages, closed on exit: the evaluators' one way to get a renderer."""
+    if renderer is not None:
+        yield renderer
+        return
+    with Renderer(pool_size=pool_size) as own:
+        yield own
 
 
 def viewport_for(format_name: str) -> tuple[tuple[int, int], float]:

@@ -270,24 +270,17 @@ def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
     if parse is None or judge is None:
         default_parse, default_judge = default_scorer()
         parse, judge = parse or default_parse, judge or default_judge
-    own_renderer = renderer is None
-    if own_renderer:
-        from emukit.evaluate.render import Renderer
+    from emukit.evaluate.render import renderer_or_own
 
-        renderer = Renderer()
-        renderer.start()
     started = time.perf_counter()
     runs: list[PairRun] = []
-    try:
+    with renderer_or_own(renderer) as active:
         for chunk in _chunks(pairs, chunk_size):
-            for run in _evaluate_chunk(chunk, fmt, condition, adapter, predictions, renderer, estimator,
+            for run in _evaluate_chunk(chunk, fmt, condition, adapter, predictions, active, estimator,
                                        fidelity, (parse, judge), render_timeout_s, keep_pngs, judge_scorer):
                 runs.append(run)
                 if on_pair is not None:
                     on_pair(run)
-    finally:
-        if own_renderer:
-            renderer.close()
     scores = [b.score for r in runs for b in r.branches.values() if b.score is not None and not r.refused]
     refused = [(r.pair.pair_id, r.pair.family) for r in runs if r.refused]
     metrics = compute_metrics(scores, refused=refused)
@@ -380,7 +373,7 @@ def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str
     return runs
 
 
-ROLLOUT_FRAMES = 6  # the rollout rubric sees at most the last 6 frames (5 history screens + the prediction)
+ROLLOUT_FRAMES = 6  # the rollout rubric sees at most 6 frames: 4 history screens, the boundary, the prediction
 
 
 def judge_jobs(pair: EvalPair, branch: EvalBranch, predicted_png: bytes, rubrics: Iterable[Any]) -> list[tuple[Any, Any]]:
@@ -393,7 +386,7 @@ def judge_jobs(pair: EvalPair, branch: EvalBranch, predicted_png: bytes, rubrics
     shared = pair.shared_action.describe()
     transition = JudgeInput(actions=(shared,), frames=(branch.boundary.png(), predicted_png),
                             reference_next=branch.next_observation.png())
-    steps = branch.history[-(ROLLOUT_FRAMES - 2):] if ROLLOUT_FRAMES > 2 else []
+    steps = branch.history[-(ROLLOUT_FRAMES - 2):]
     rollout = JudgeInput(actions=tuple(a.describe() for _, a in steps) + (shared,),
                          frames=tuple(o.png() for o, _ in steps) + (branch.boundary.png(), predicted_png))
     return [(r, rollout if r.name == "gui-cc-rollout" else transition) for r in rubrics

@@ -163,9 +163,10 @@ def screen_from_render(render: Any, fmt: WorldModelFormat, screen_size: tuple[in
     return Screen(render.png, synth_hierarchy(nodes, screen_size), nodes, "prediction")
 
 
-def screen_from_image(png: bytes) -> Screen:
-    """An image-only prediction: a screen with no readable text."""
-    return Screen(png, synth_hierarchy([], None), [], "prediction")
+def screen_from_image(png: bytes, source: Literal["device", "prediction"] = "prediction") -> Screen:
+    """A screen known only as an image (an image-only prediction, an external dataset's screenshot): no
+    readable text."""
+    return Screen(png, synth_hierarchy([], None), [], source)
 
 
 def synth_hierarchy(nodes: Sequence[ScreenNode], screen_size: tuple[int, int] | None) -> str:
@@ -604,16 +605,13 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
         raise ConfigError(f"unknown track(s) {', '.join(unknown) or '(none)'}; expected {' / '.join(TRACKS)}")
     if "agent" in tracks and agent is None:
         raise ConfigError("the agent track needs an agent")
-    fmt = get_format(format_name)
-    own = renderer is None
-    if own:
-        from emukit.evaluate.render import Renderer
+    from emukit.evaluate.render import renderer_or_own
 
-        renderer = Renderer(pool_size=1).start()
+    fmt = get_format(format_name)
     started = time.perf_counter()
     runs: list[TrackRun] = []
     instructions: dict[str, str] = {}
-    try:
+    with renderer_or_own(renderer, pool_size=1) as active:
         for task in tasks:
             if task.id not in initial:
                 raise ConfigError(f"no initial observation for task {task.id}")
@@ -623,7 +621,7 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
                 size = png_size(png)
             except ValueError:
                 raise ConfigError(f"task {task.id}: the initial screenshot is not a PNG") from None
-            model = StepModel(fmt, adapter, renderer, size, render_timeout_s)
+            model = StepModel(fmt, adapter, active, size, render_timeout_s)
             instructions[task.id] = task.instruction
             if "reference" in tracks:
                 runs.append(reference_track(task, first, model, max_steps=max_steps))
@@ -638,9 +636,6 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
                 judge_rollout(runs[-1], task, first, judge_scorer)
                 if on_run:
                     on_run(runs[-1])
-    finally:
-        if own:
-            renderer.close()
     config = {"model": adapter.name, "format": format_name, "tracks": list(tracks), "family": TASK_FAMILY,
               "stagnation_k": stagnation_k, "max_steps": max_steps,
               "agent": getattr(agent, "name", None) if "agent" in tracks else None,
@@ -648,7 +643,6 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
     return TaskEvalResult(runs, config, time.perf_counter() - started, instructions)
 
 
-JUDGE_MAX_FRAMES = 16  # a judged rollout: the real initial screen and at most the last 15 generated screens
 ROLLOUT_RUBRICS = ("gui-cc-rollout", "gui-score")  # tasks have no recorded next screens: no transition rubric
 
 
@@ -658,7 +652,7 @@ def judge_rollout(run: TrackRun, task: Task, first: Screen, scorer: Any) -> None
     step without one); nothing when no step produced a screen."""
     if scorer is None:
         return
-    from emukit.evaluate.judge import JudgeInput
+    from emukit.evaluate.judge import rollout_input
 
     actions, frames = [], [first.png]
     for step in run.steps:
@@ -668,11 +662,7 @@ def judge_rollout(run: TrackRun, task: Task, first: Screen, scorer: Any) -> None
         frames.append(step.screen.png)
     if len(frames) < 2:
         return
-    if len(frames) > JUDGE_MAX_FRAMES:
-        keep = JUDGE_MAX_FRAMES - 1
-        frames = [frames[0], *frames[-keep:]]
-        actions = ["(earlier actions omitted)", *actions[-(keep - 1):]] if keep > 1 else actions[-1:]
-    item = JudgeInput(actions=tuple(actions), frames=tuple(frames), instruction=task.instruction)
+    item = rollout_input(actions, frames, task.instruction)
     rubrics = [r for r in scorer.rubrics if r.name in ROLLOUT_RUBRICS]
     run.judgements = scorer.judge_jobs([(r, item) for r in rubrics])
 

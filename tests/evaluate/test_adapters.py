@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -89,12 +90,18 @@ def test_registry_knows_every_prefix_and_refuses_unknown_ones():
 
 # -- the OpenAI-compatible adapter against a local stub ---------------------------------------------------------
 
+Answer = tuple[int, object, float, dict[str, str]]  # (status, body, delay_s, headers)
+
+
 class Stub:
     """A chat-completions server on 127.0.0.1 with scripted answers: ``script`` is a list of ``(status,
-    body, delay_s, headers)`` consumed in order (the last entry repeats)."""
+    body, delay_s, headers)`` consumed in order (the last entry repeats); or ``respond(request_body, n)``
+    computes the answer to the n-th request (1-based)."""
 
-    def __init__(self, script: list[tuple[int, object, float, dict[str, str]]]) -> None:
-        self.script = list(script)
+    def __init__(self, script: list[Answer] | None = None,
+                 respond: Callable[[dict, int], Answer] | None = None) -> None:
+        self.script = list(script or [])
+        self.respond = respond
         self.requests: list[dict] = []
         self.headers: list[dict[str, str]] = []
         self.in_flight = 0
@@ -111,10 +118,15 @@ class Stub:
                 with lock:
                     stub.requests.append(body)
                     stub.headers.append(dict(self.headers))
-                    status, payload, delay, extra = stub.script[0] if len(stub.script) == 1 else stub.script.pop(0)
+                    if stub.respond is not None:
+                        answer = None
+                        n = len(stub.requests)
+                    else:
+                        answer = stub.script[0] if len(stub.script) == 1 else stub.script.pop(0)
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
                 try:
+                    status, payload, delay, extra = answer if answer is not None else stub.respond(body, n)
                     time.sleep(delay)
                     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
                     self.send_response(status)

@@ -7,8 +7,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from emukit.cli import main
 from emukit.evaluate.adapters import create_adapter
 from emukit.evaluate.pairs import load_export
 from emukit.evaluate.predictions import PredictionsFile
+from tests.evaluate.test_adapters import Stub
 from tests.evaluate.test_judge import JudgeServer
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pairs"
@@ -43,45 +42,16 @@ def test_predictions_file_images_are_read_as_png_and_bad_ones_are_kept_as_failur
     assert not b.ok and "malformed output" in b.error and "b.png" in b.error
 
 
-class ImageModelServer:
-    """An OpenAI-compatible endpoint whose model answers with an image content part."""
-
-    def __init__(self, url: str) -> None:
-        outer = self
-        self.url = url
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers["Content-Length"]))
-                content = [{"type": "text", "text": "Here is the next screen."},
-                           {"type": "image_url", "image_url": {"url": outer.url}}]
-                data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.spec = f"openai:http://127.0.0.1:{self.httpd.server_port}/v1#image-wm"
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-
-
 @pytest.mark.parametrize("url, ok", [
     ("data:image/jpeg;base64," + base64.b64encode(jpeg_bytes()).decode(), True),
     ("https://example.com/next.png", False),  # never fetched: evaluation is offline
     ("data:image/png;base64," + base64.b64encode(b"garbage").decode(), False),
 ])
 def test_an_openai_compatible_image_reply_is_an_image_prediction(url: str, ok: bool):
-    server = ImageModelServer(url)
+    content = [{"type": "text", "text": "Here is the next screen."}, {"type": "image_url", "image_url": {"url": url}}]
+    server = Stub([(200, {"choices": [{"message": {"role": "assistant", "content": content}}]}, 0.0, {})])
     try:
-        pred = create_adapter(server.spec).predict({"model": "x", "messages": []})
+        pred = create_adapter(f"openai:{server.url}#image-wm").predict({"model": "x", "messages": []})
     finally:
         server.close()
     assert pred.ok is ok, pred.error

@@ -1,5 +1,5 @@
 """Judge metrics (GUI-CC transition and rollout dimensions, GUI-Score) against a local OpenAI-compatible test
-server on 127.0.0.1. Mocked: only the vision-language model itself (this machine has none); the server
+server on 127.0.0.1. Mocked: only the vision-language model itself (this machine has none); the server (the adapter tests' ``Stub``)
 answers each rubric with fixed judgements, and can fail, stall or answer off-rubric on request. Everything
 else is real: the HTTP transport with its retries and cache, the evaluator, Chromium rendering, results.json
 and the report."""
@@ -7,9 +7,6 @@ and the report."""
 from __future__ import annotations
 
 import json
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,7 @@ from emukit.cli import main
 from emukit.errors import ConfigError
 from emukit.evaluate.judge import RUBRICS, JudgeInput, JudgeScorer, gui_score
 from tests.evaluate.render_support import needs_chromium
+from tests.evaluate.test_adapters import Stub, completion
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pairs"
 PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde\x00"
@@ -32,55 +30,25 @@ ANSWERS = {
 }
 
 
-class JudgeServer:
-    """``/v1/chat/completions`` answering each rubric (named in the request's metadata) with ANSWERS."""
+class JudgeServer(Stub):
+    """``/v1/chat/completions`` answering each rubric (named in the request's metadata) with ANSWERS, or with
+    ``answer(body)`` when that returns something; ``fail_first`` requests get 503, ``off_rubric`` replies
+    ignore the rubric, every reply waits ``delay_s``."""
 
     def __init__(self, *, fail_first: int = 0, off_rubric: bool = False, delay_s: float = 0.0, answer=None) -> None:
-        self.bodies: list[dict] = []
-        self.fail_first, self.off_rubric, self.delay_s = fail_first, off_rubric, delay_s
-        self.in_flight = self.max_in_flight = 0
-        lock = threading.Lock()
-        outer = self
+        def respond(body: dict, n: int):
+            if n <= fail_first:
+                return 503, b"busy", delay_s, {"Retry-After": "0"}
+            reply = (answer(body) if answer else None) or ANSWERS[body["metadata"]["emukit_rubric"]]
+            return 200, completion("I think it is fine." if off_rubric else f"```json\n{json.dumps(reply)}\n```"), \
+                delay_s, {}
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                pass
+        super().__init__(respond=respond)
+        self.spec = f"{self.url}#judge-vl-test"
 
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with lock:
-                    outer.bodies.append(body)
-                    n = len(outer.bodies)
-                    outer.in_flight += 1
-                    outer.max_in_flight = max(outer.max_in_flight, outer.in_flight)
-                try:
-                    time.sleep(outer.delay_s)
-                    if n <= outer.fail_first:
-                        self.send_response(503)
-                        self.send_header("Retry-After", "0")
-                        self.end_headers()
-                        self.wfile.write(b"busy")
-                        return
-                    rubric = body["metadata"]["emukit_rubric"]
-                    reply = (answer(body) if answer else None) or ANSWERS[rubric]
-                    content = "I think it is fine." if outer.off_rubric else f"```json\n{json.dumps(reply)}\n```"
-                    data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content},
-                                                    "finish_reason": "stop"}]}).encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                finally:
-                    with lock:
-                        outer.in_flight -= 1
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.spec = f"http://127.0.0.1:{self.httpd.server_port}/v1#judge-vl-test"
-
-    def close(self) -> None:
-        self.httpd.shutdown()
+    @property
+    def bodies(self) -> list[dict]:
+        return self.requests
 
 
 @pytest.fixture

@@ -4,8 +4,16 @@ vision-language model behind any OpenAI-compatible endpoint.
 A new rubric is one :class:`Rubric` added with ``RUBRICS.add(...)`` (see :mod:`emukit.evaluate.judge.rubrics`).
 """
 
-from emukit.evaluate.judge.rubrics import GUI_SCORE_KEYS, RUBRICS, Dimension, JudgeInput, Rubric, gui_score
-from emukit.evaluate.judge.scorer import JudgeScorer, Judgement, flat_scores
+from emukit.evaluate.judge.rubrics import (
+    GUI_SCORE_KEYS,
+    RUBRICS,
+    Dimension,
+    JudgeInput,
+    Rubric,
+    gui_score,
+    rollout_input,
+)
+from emukit.evaluate.judge.scorer import Judgement, JudgeScorer, flat_scores
 
 __all__ = ["GUI_SCORE_KEYS", "RUBRICS", "Dimension", "JudgeInput", "JudgeScorer", "Judgement", "Rubric",
-           "flat_scores", "gui_score"]
+           "flat_scores", "gui_score", "rollout_input"]

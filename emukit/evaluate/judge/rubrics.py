@@ -48,6 +48,21 @@ class JudgeInput:
     reference_current: bytes | None = None  # the recorded screen the action was taken on (gui-cc-rap)
 
 
+ROLLOUT_MAX_FRAMES = 16  # a judged rollout: its first screen and at most the last 15 after it
+
+
+def rollout_input(actions: list[str], frames: list[bytes], instruction: str = "",
+                  max_frames: int = ROLLOUT_MAX_FRAMES) -> JudgeInput:
+    """A rollout for the rollout rubrics: ``frames[0]`` the first screen, ``frames[i]`` the screen after
+    ``actions[i - 1]``. A longer rollout keeps its first screen and the last ``max_frames - 1`` screens;
+    the actions in between are replaced by one "(earlier actions omitted)" line."""
+    if len(frames) > max_frames:
+        keep = max_frames - 1
+        frames = [frames[0], *frames[-keep:]]
+        actions = ["(earlier actions omitted)", *actions[len(actions) - keep + 1:]] if keep > 1 else actions[-1:]
+    return JudgeInput(actions=tuple(actions), frames=tuple(frames), instruction=instruction)
+
+
 @dataclass(frozen=True)
 class Rubric:
     name: str

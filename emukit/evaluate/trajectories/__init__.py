@@ -21,12 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
-from emukit.evaluate.trajectories.base import Trajectory, TrajectoryError, formats, read_trajectories, register
+from emukit.evaluate.trajectories.base import (
+    Trajectory,
+    TrajectoryError,
+    formats,
+    read_trajectories,
+    register,
+)
 
 __all__ = ["Trajectory", "TrajectoryError", "TrajectoryRun", "evaluate_trajectories", "formats",
            "read_trajectories", "register", "write_trajectory_results"]
-
-MAX_ROLLOUT_FRAMES = 16
 
 
 @dataclass
@@ -85,21 +89,15 @@ class TrajectoryRun:
                 "rollout_judge": [j.record() for j in self.rollout_judgements]}
 
 
-def _screen(png: bytes) -> Any:
-    from emukit.evaluate.tasks import Screen, synth_hierarchy
-
-    return Screen(png, synth_hierarchy([], None), [], "device")
-
-
 def roll_out(traj: Trajectory, adapter: Any, fmt: Any, renderer: Any, *, render_timeout_s: float | None = None,
              max_steps: int | None = None) -> TrajectoryRun:
     """Predict every step from the model's own previous screen (see the module docstring)."""
-    from emukit.evaluate.tasks import StepModel, StepRun, Verdict
+    from emukit.evaluate.tasks import StepModel, StepRun, Verdict, screen_from_image
     from emukit.images import png_size
 
     first = traj.screen_png(0)
     model = StepModel(fmt, adapter, renderer, png_size(first), render_timeout_s)
-    screen = _screen(first)
+    screen = screen_from_image(first, source="device")  # a real screenshot: no hierarchy comes with it
     steps: list[Any] = []
     stop = "reference finished"
     for t, action in enumerate(traj.actions[:max_steps] if max_steps else traj.actions):
@@ -119,7 +117,7 @@ def roll_out(traj: Trajectory, adapter: Any, fmt: Any, renderer: Any, *, render_
 def judge_run(run: TrajectoryRun, scorer: Any) -> None:
     """The judge's verdicts: gui-cc-rap (and gui-cc-transition when selected) per rolled step, the rollout
     rubrics on the whole rollout."""
-    from emukit.evaluate.judge import RUBRICS, JudgeInput
+    from emukit.evaluate.judge import RUBRICS, JudgeInput, rollout_input
 
     traj = run.trajectory
     chosen = {r.name: r for r in scorer.rubrics}
@@ -140,9 +138,7 @@ def judge_run(run: TrajectoryRun, scorer: Any) -> None:
     rollout_rubrics = [r for r in scorer.rubrics if r.name in ("gui-cc-rollout", "gui-score")]
     n_steps = len(frames) - 1
     if n_steps >= 1 and rollout_rubrics:
-        keep = frames if len(frames) <= MAX_ROLLOUT_FRAMES else [frames[0], *frames[-(MAX_ROLLOUT_FRAMES - 1):]]
-        acts = [a.describe() for a in traj.actions[:n_steps]][-(len(keep) - 1):]
-        item = JudgeInput(actions=tuple(acts), frames=tuple(keep), instruction=traj.instruction)
+        item = rollout_input([a.describe() for a in traj.actions[:n_steps]], frames, traj.instruction)
         for rubric in rollout_rubrics:
             jobs.append((rubric, item))
             owners.append(-1)
@@ -183,24 +179,18 @@ def evaluate_trajectories(trajectories: list[Trajectory], *, adapter: Any, judge
 
     if judge_scorer is None:
         raise ConfigError("the trajectory track needs --judge: reference-action progress is judged (GUI-CC S_rap)")
-    fmt = get_format(format_name)
-    own = renderer is None
-    if own:
-        from emukit.evaluate.render import Renderer
+    from emukit.evaluate.render import renderer_or_own
 
-        renderer = Renderer(pool_size=1).start()
+    fmt = get_format(format_name)
     started = time.perf_counter()
     runs = []
-    try:
+    with renderer_or_own(renderer, pool_size=1) as active:
         for traj in trajectories:
-            run = roll_out(traj, adapter, fmt, renderer, render_timeout_s=render_timeout_s, max_steps=max_steps)
+            run = roll_out(traj, adapter, fmt, active, render_timeout_s=render_timeout_s, max_steps=max_steps)
             judge_run(run, judge_scorer)
             runs.append(run)
             if on_run:
                 on_run(run)
-    finally:
-        if own:
-            renderer.close()
     sources = sorted({t.source for t in trajectories})
     config = {"model": adapter.name, "format": format_name, "trajectory_formats": sources, "max_steps": max_steps,
               "judge": judge_scorer.describe()}
