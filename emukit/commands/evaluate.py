@@ -294,8 +294,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     x = p.add_argument_group("trajectory mode (the offline reference-action track on external datasets)")
     x.add_argument("--trajectories", type=Path, default=None, metavar="DIR",
                    help="a locally downloaded dataset folder in its published layout (docs/evaluator-judge.md)")
-    x.add_argument("--trajectory-format", default="guiodyssey", choices=("guiodyssey",),
-                   help="the dataset's layout (default guiodyssey)")
+    from emukit.evaluate.trajectories.base import formats as trajectory_formats
+
+    # not --format: that option already names the world model's output format (code2world, gworld)
+    x.add_argument("--trajectory-format", default="guiodyssey", choices=trajectory_formats(),
+                   help="the dataset's layout: %(choices)s (default guiodyssey)")
     t = p.add_argument_group("task mode")
     t.add_argument("--tasks", default=None, metavar="all|ID[,ID...]",
                    help="evaluate on milestone tasks instead of pairs (see docs/evaluator-tasks.md)")

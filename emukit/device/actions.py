@@ -6,7 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-ActionType = Literal["tap", "long_press", "swipe", "drag", "type", "key", "wait"]
+# "open_app" (the app's label in ``text``) comes only from external trajectories (AndroidControl and
+# AndroidWorld record apps opened by name); emukit's own drivers launch apps by package, never through it.
+ActionType = Literal["tap", "long_press", "swipe", "drag", "type", "key", "wait", "open_app"]
 
 KEY_NAMES = {3: "HOME", 4: "BACK", 66: "ENTER", 67: "DEL", 187: "APP_SWITCH", 62: "SPACE", 61: "TAB"}
 
@@ -70,10 +72,16 @@ class Action(BaseModel):
                 text += f" {self.duration_ms} ms"
         elif self.type == "type":
             text = f"type {self.text!r}"
+            if self.x is not None and self.y is not None:
+                text += f" at ({self.x}, {self.y})"
+        elif self.type == "open_app":
+            text = f"open app {self.text!r}"
         elif self.type == "key":
             text = f"key {KEY_NAMES.get(self.key, f'keycode {self.key}') if self.key is not None else '?'}"
+        elif self.duration_ms is None:
+            text = "wait"
         else:
-            text = f"wait {(self.duration_ms or 0) / 1000:g} s"
+            text = f"wait {self.duration_ms / 1000:g} s"
         if self.wait_ms:
             text = f"after {self.wait_ms / 1000:g} s: {text}"
         if self.element is not None:

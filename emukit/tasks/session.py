@@ -158,6 +158,9 @@ def perform(driver: Driver, runner: StepRunner, action: Action, xml: str | None 
         done = driver.key(a.key)
     elif a.type == "wait":
         done = runner.wait((a.duration_ms or 0) / 1000)
+    elif a.type == "open_app":
+        raise ConfigError(f"an open_app action names an app by its label ({a.text!r}); it comes from an external "
+                          "trajectory and is not replayed on a device (emukit launches apps by package)")
     else:  # pragma: no cover - the Literal type forbids it
         raise ConfigError(f"unknown action type {a.type!r}")
     if done.element is None:

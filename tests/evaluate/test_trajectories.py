@@ -77,8 +77,9 @@ def test_a_broken_dataset_gives_a_clear_error(tmp_path, mutate, message):
 
 
 def test_an_unknown_format_or_folder_is_refused(tmp_path):
-    with pytest.raises(TrajectoryError, match="unknown trajectory format 'androidcontrol'; known: guiodyssey"):
-        read_trajectories(tmp_path, "androidcontrol")
+    with pytest.raises(TrajectoryError, match="unknown trajectory format 'rico'; known: androidcontrol, "
+                                              "androidworld-episodes, guiodyssey"):
+        read_trajectories(tmp_path, "rico")
     with pytest.raises(TrajectoryError, match="not a folder"):
         read_trajectories(tmp_path / "nothing", "guiodyssey")
 

@@ -23,18 +23,29 @@ class TrajectoryError(ConfigError):
 @dataclass(frozen=True)
 class Trajectory:
     """One real episode: the instruction, the screenshots ``screens[0..T]`` and the actions ``actions[0..T-1]``
-    (``actions[t]`` was taken on ``screens[t]`` and led to ``screens[t+1]``), in device pixels."""
+    (``actions[t]`` was taken on ``screens[t]`` and led to ``screens[t+1]``), in device pixels.
+
+    A screen is a file (datasets that publish screenshots as files) or the image bytes themselves (datasets
+    that pack them into records). ``truncated`` says why the episode was cut short of what the dataset holds
+    (an action with no emukit equivalent, a missing final screen), or is None."""
 
     id: str
     instruction: str
-    screens: tuple[Path, ...]
+    screens: tuple[Path | bytes, ...]
     actions: tuple[Action, ...]
     source: str  # the format name
+    truncated: str | None = None
 
     def screen_png(self, t: int) -> bytes:
         from emukit.evaluate.adapters.base import image_png
 
-        path = self.screens[t]
+        item = self.screens[t]
+        if isinstance(item, bytes):
+            try:
+                return image_png(item, f"{self.source} episode {self.id} screen {t}")
+            except ValueError as exc:
+                raise TrajectoryError(str(exc)) from None
+        path = item
         try:
             return image_png(path.read_bytes(), str(path))
         except OSError as exc:
@@ -55,8 +66,20 @@ def register(name: str) -> Callable[[Reader], Reader]:
     return deco
 
 
+def _import_readers() -> None:
+    """Import every module of this package once: each reader registers itself, so a new dataset is one new
+    module and nothing else is edited."""
+    import importlib
+    import pkgutil
+
+    import emukit.evaluate.trajectories as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{info.name}")
+
+
 def formats() -> list[str]:
-    from emukit.evaluate.trajectories import guiodyssey  # noqa: F401 - the built-in readers register
+    _import_readers()
 
     return sorted(_READERS)
 
@@ -70,3 +93,23 @@ def read_trajectories(folder: Path | str, fmt: str, *, limit: int | None = None)
     if not root.is_dir():
         raise TrajectoryError(f"{root}: not a folder")
     return _READERS[fmt](root, limit=limit)
+
+
+KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER = 3, 4, 66  # android.view.KeyEvent
+LONG_PRESS_MS = 1000
+SCROLL_MS = 500
+
+
+def scroll_swipe(direction: str, box: tuple[int, int, int, int], where: str) -> Action:
+    """A ``scroll`` in ``direction`` over ``box`` (left, top, right, bottom) as the swipe that performs it:
+    from the box's centre to its far edge *against* the direction, so "down" reveals what lies below (the
+    finger moves up). This is how AndroidWorld executes it (google-research/android_world d9c569f764b3,
+    ``android_world/env/actuation.py``, ``execute_adb_action``: scroll); AndroidControl, recorded with the same
+    action vocabulary, is read the same way."""
+    left, top, right, bottom = box
+    cx, cy = (left + right) // 2, (top + bottom) // 2
+    ends = {"down": (cx, top), "up": (cx, bottom), "right": (left, cy), "left": (right, cy)}
+    if direction not in ends:
+        raise TrajectoryError(f"{where}: scroll direction must be up, down, left or right, got {direction!r}")
+    x2, y2 = ends[direction]
+    return Action(type="swipe", x=cx, y=cy, x2=x2, y2=y2, duration_ms=SCROLL_MS)

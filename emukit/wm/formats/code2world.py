@@ -113,6 +113,9 @@ class Code2WorldFormat(WorldModelFormat):
             seconds = wait_seconds(action)
             kind = "wait_then_open_notification_shade" if family == "temporal" else "wait"
             return {"action_type": kind} if seconds is None else {"action_type": kind, "duration_seconds": seconds}
+        if t == "open_app":  # AndroidWorld's own action JSON for it
+            require(action, "text")
+            return {"action_type": "open_app", "app_name": action.text}
         raise FormatError(f"action.type {t!r} has no Code2World serialization")
 
     def describe(self, action: Action, screen_size: ScreenSize, family: str | None = None) -> str:
@@ -129,6 +132,8 @@ class Code2WorldFormat(WorldModelFormat):
                     f"{data['direction']}.")
         if t == "type":
             return f"Type {json.dumps(action.text, ensure_ascii=False)}{target}."
+        if t == "open_app":
+            return f"Open the app {json.dumps(action.text, ensure_ascii=False)}."
         if t == "key":
             return {"navigate_back": "Press Back.", "navigate_home": "Press Home.",
                     "keyboard_enter": "Press Enter."}.get(data["action_type"], f"Press the {data.get('key')} key.")

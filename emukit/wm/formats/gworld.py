@@ -116,6 +116,9 @@ class GWorldFormat(WorldModelFormat):
             seconds = wait_seconds(action)
             kind = "WAIT_THEN_OPEN_NOTIFICATION_SHADE" if family == "temporal" else "WAIT"
             return {"action": kind} if seconds is None else {"action": kind, "duration_seconds": seconds}
+        if t == "open_app":
+            require(action, "text")
+            return {"action": "OPEN_APP", "app_name": action.text}
         raise FormatError(f"action.type {t!r} has no gWorld serialization")
 
     def user_text(self, action_json: str, contract: str, entity_context: str | None, stateful: bool) -> str:
