@@ -65,6 +65,47 @@ def test_a_navigating_prediction_is_scored_as_itself(name: str):
     assert "PAYLOAD visible" not in [n.text for n in result.evidence.nodes]
 
 
+EXTERNAL = "<link rel=stylesheet href='https://example.com/x.css'>"
+UNREFUSABLE = {  # navigations that are no request the renderer can refuse: the page is rendered again, scripts off
+    "about:blank": page("<script>location.href = 'about:blank'</script>", head=EXTERNAL),
+    "a blob document": page("<script>location.href = URL.createObjectURL(new Blob(['<p>PAYLOAD visible</p>'], "
+                            "{type: 'text/html'}))</script>", head=EXTERNAL),
+    "a frame moving the top page": page("<iframe srcdoc=\"<script>top.location = 'about:blank'</script>\">"
+                                        "</iframe>", head=EXTERNAL),
+}
+
+
+@pytest.mark.parametrize("name", list(UNREFUSABLE))
+def test_an_unrefusable_navigation_is_scored_on_the_prediction_with_both_guarantees(name: str):
+    result = shared_renderer().render(UNREFUSABLE[name], *GWORLD)
+    assert "the page navigated away" in result.diagnostics["navigated_away"]
+    assert_still_the_prediction(result)  # the hidden payload stays hidden: visibility is applied, not text
+    assert "PAYLOAD visible" not in [n.text for n in result.evidence.nodes]
+    assert not result.offline_ok  # and the external stylesheet still fails the offline check
+
+
+@pytest.mark.parametrize("name, html", [
+    ("meta refresh to a data document", page(head=EXTERNAL + "<meta http-equiv='refresh' "
+                                                             "content='0; url=data:text/html,<p>PAYLOAD visible</p>'>")),
+    ("link to a data document", page(head=EXTERNAL, body="<a id=a href='data:text/html,<p>PAYLOAD visible</p>'>x</a>"
+                                                         "<script>document.getElementById('a').click()</script>")),
+])
+def test_a_refused_navigation_keeps_the_offline_check(name: str, html: str):
+    result = shared_renderer().render(html, *GWORLD)
+    assert_still_the_prediction(result)
+    assert "PAYLOAD visible" not in [n.text for n in result.evidence.nodes]
+    assert not result.offline_ok
+
+
+def test_a_javascript_url_document_is_scored_as_rendered():
+    """A ``javascript:`` URL whose value is a document replaces the page like any script writing the DOM (no
+    request exists to refuse, and CSP cannot forbid it without forbidding the inline scripts predictions
+    use): what it renders is what is scored, under the same visibility rule."""
+    result = shared_renderer().render(page("<script>location.href = 'javascript:\"<p>SHOWN</p><p "
+                                           "style=display:none>PAYLOAD</p>\"'</script>"), *GWORLD)
+    assert result.ok and node(result, "SHOWN").visible and not node(result, "PAYLOAD").visible
+
+
 def test_blocked_navigations_are_recorded():
     result = shared_renderer().render(NAVIGATIONS["location.href"], *GWORLD)
     assert result.diagnostics["navigations_blocked"] == ["https://example.com/elsewhere"]
