@@ -32,6 +32,24 @@ def default_out(args: argparse.Namespace) -> Path:
         _slug(x) for x in (model, args.format, mode) if x)
 
 
+def _settle_formats(args: argparse.Namespace) -> str | None:
+    """``--format`` names the world model's output format, or, with ``--trajectories``, the dataset layout
+    (the names never overlap): ``--format androidcontrol`` is ``--trajectory-format androidcontrol`` with the
+    default ``code2world`` output. Returns the reason the combination is refused, or None."""
+    from emukit.evaluate.trajectories.base import formats
+
+    if args.format in formats():
+        if args.trajectories is None:
+            return f"--format {args.format} is a dataset layout: give it with --trajectories DIR"
+        if args.trajectory_format not in (None, args.format):
+            return (f"--format {args.format} and --trajectory-format {args.trajectory_format} disagree; give the "
+                    "layout once (and --format code2world|gworld for the world model's output)")
+        args.trajectory_format, args.format = args.format, "code2world"
+    if args.trajectory_format is None:
+        args.trajectory_format = "guiodyssey"
+    return None
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from emukit.commands.output import make_console
     from emukit.evaluate.adapters import create_adapter
@@ -47,6 +65,10 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     )
     from emukit.evaluate.run import evaluate
 
+    problem = _settle_formats(args)
+    if problem:
+        print(f"emukit evaluate: {problem}", file=sys.stderr)
+        return 2
     if args.tasks is not None:
         return _cmd_evaluate_tasks(args)
     if args.trajectories is not None:
@@ -268,8 +290,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--condition", default=None,
                    choices=("observation", "raw-history", "oracle-state", "predictive-state"),
                    help="the prediction condition (pair mode; required there)")
-    p.add_argument("--format", default="code2world", choices=("code2world", "gworld"),
-                   help="request format and rendering viewport (default code2world)")
+    from emukit.evaluate.trajectories.base import formats as trajectory_formats
+
+    p.add_argument("--format", default="code2world", choices=("code2world", "gworld", *trajectory_formats()),
+                   help="request format and rendering viewport (default code2world); with --trajectories, the "
+                        "dataset layout may be given here too (then the output format is code2world)")
     p.add_argument("--out", default=None,
                    help="output folder: results.json, report.html, cache/ (default: DATA_DIR/evaluations/"
                         "MODEL_FORMAT_CONDITION, DATA_DIR being --data-dir, $EMUKIT_DATA or ./data)")
@@ -294,11 +319,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     x = p.add_argument_group("trajectory mode (the offline reference-action track on external datasets)")
     x.add_argument("--trajectories", type=Path, default=None, metavar="DIR",
                    help="a locally downloaded dataset folder in its published layout (docs/evaluator-judge.md)")
-    from emukit.evaluate.trajectories.base import formats as trajectory_formats
-
-    # not --format: that option already names the world model's output format (code2world, gworld)
-    x.add_argument("--trajectory-format", default="guiodyssey", choices=trajectory_formats(),
-                   help="the dataset's layout: %(choices)s (default guiodyssey)")
+    x.add_argument("--trajectory-format", default=None, choices=trajectory_formats(),
+                   help="the dataset's layout: %(choices)s (default guiodyssey; --format LAYOUT says the same "
+                        "when the world model's output format is code2world)")
     t = p.add_argument_group("task mode")
     t.add_argument("--tasks", default=None, metavar="all|ID[,ID...]",
                    help="evaluate on milestone tasks instead of pairs (see docs/evaluator-tasks.md)")

@@ -306,9 +306,10 @@ def test_both_datasets_roll_out_and_score_through_the_cli(tmp_path, capsys):
     judge = JudgeServer(answer=answer)
     try:
         results = {}
-        for folder, fmt in ((ac, "androidcontrol"), (aw, "androidworld-episodes")):
+        for folder, fmt, option in ((ac, "androidcontrol", "--format"),  # the layout may be named by --format
+                                    (aw, "androidworld-episodes", "--trajectory-format")):
             out = tmp_path / f"out-{fmt}"
-            code = main(["evaluate", "--trajectories", str(folder), "--trajectory-format", fmt, "--model",
+            code = main(["evaluate", "--trajectories", str(folder), option, fmt, "--model",
                          "ref:copy-current", "--judge", judge.spec, "--out", str(out), "--quiet"])
             assert code == 0, capsys.readouterr()
             results[fmt] = json.loads((out / "trajectory-results.json").read_text())
@@ -318,7 +319,19 @@ def test_both_datasets_roll_out_and_score_through_the_cli(tmp_path, capsys):
     assert ep["source"] == "androidcontrol" and ep["reference_actions"] == 3 and ep["steps_run"] == 3
     assert ep["passed"] == [True, False, True] and ep["reference_action_progress"] == pytest.approx(1 / 3)
     assert results["androidcontrol"]["config"]["trajectory_formats"] == ["androidcontrol"]
+    assert results["androidcontrol"]["config"]["format"] == "code2world"
     (ep,) = results["androidworld-episodes"]["trajectories"]
     assert ep["id"] == "ClockOpen_2" and ep["passed"] == [True, False, True] and ep["truncated"] is None
     rap = [b for b in judge.bodies if b["metadata"]["emukit_rubric"] == "gui-cc-rap"]
     assert any("open app 'Clock'" in b["messages"][1]["content"][0]["text"] for b in rap)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--format", "androidcontrol", "--pairs", "x", "--condition", "observation"],
+     "--format androidcontrol is a dataset layout: give it with --trajectories DIR"),
+    (["--trajectories", ".", "--format", "androidcontrol", "--trajectory-format", "guiodyssey"],
+     "--format androidcontrol and --trajectory-format guiodyssey disagree"),
+])
+def test_a_dataset_layout_in_the_wrong_place_is_refused(args, message, capsys):
+    assert main(["evaluate", "--model", "ref:copy-current", *args]) == 2
+    assert message in capsys.readouterr().err
