@@ -80,7 +80,8 @@ class TrajectoryRun:
 
     def record(self) -> dict[str, Any]:
         return {"id": self.trajectory.id, "source": self.trajectory.source, "instruction": self.trajectory.instruction,
-                "reference_actions": len(self.trajectory.actions), "truncated": self.trajectory.truncated, "steps_run": len(self.steps),
+                "reference_actions": len(self.trajectory.actions), "truncated": self.trajectory.truncated,
+                "steps_run": len(self.steps),
                 "stop_reason": self.stop_reason, "passed": self.passed, "prefix": self.prefix,
                 "reference_action_progress": self.progress, "judge": self.judge_means(),
                 "steps": [{**s.record(), "judge": [j.record() for j in (self.step_judgements[i]

@@ -30,10 +30,12 @@ from emukit.evaluate.trajectories.base import (
     LONG_PRESS_MS,
     Trajectory,
     TrajectoryError,
+    first,
     register,
     scroll_swipe,
 )
 from emukit.evaluate.trajectories.tfrecord import example_features, records
+from emukit.images import png_size
 
 FILE_GLOB = "android_control*"
 ACTION_TYPES = ("click", "long_press", "scroll", "open_app", "input_text", "type", "navigate_home",
@@ -103,8 +105,6 @@ def _one(features: dict[str, list[Any]], where: str) -> Trajectory:
         if t < len(widths) and t < len(heights):
             size = (int(widths[t]), int(heights[t]))
         else:
-            from emukit.images import png_size
-
             try:
                 size = png_size(shots[t])
             except ValueError:
@@ -123,10 +123,5 @@ def read(root: Path, *, limit: int | None = None) -> list[Trajectory]:
     if not files:
         raise TrajectoryError(f"{root}: no {FILE_GLOB} TFRecord file (AndroidControl's layout is "
                               "android_control-000NN-of-00020, GZIP-compressed TFRecords)")
-    out: list[Trajectory] = []
-    for path in files:
-        for n, data in enumerate(records(path)):
-            out.append(_one(example_features(data, f"{path}: record {n}"), f"{path}: record {n}"))
-            if limit and len(out) >= limit:
-                return out
-    return out
+    return first((_one(example_features(data, f"{path}: record {n}"), f"{path}: record {n}")
+                  for path in files for n, data in enumerate(records(path))), limit)

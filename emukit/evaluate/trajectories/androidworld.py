@@ -48,9 +48,11 @@ from emukit.evaluate.trajectories.base import (
     SCROLL_MS,
     Trajectory,
     TrajectoryError,
+    first,
     register,
     scroll_swipe,
 )
+from emukit.images import png_size
 
 ENDING = ("status", "answer")
 KEYCODES = {"KEYCODE_HOME": KEYCODE_HOME, "KEYCODE_BACK": KEYCODE_BACK, "KEYCODE_ENTER": KEYCODE_ENTER}
@@ -289,23 +291,17 @@ def _episode(doc: Any, where: str) -> Trajectory:
         if step.get(before_key) is None:
             truncated = f"step {t}: no screenshot recorded"
             break
-        screen = _png(step[before_key], f"{here}: {before_key}")
+        screens.append(_png(step[before_key], f"{here}: {before_key}"))
         action_data = _action_dict(step)
         if action_data is None:
-            screens.append(screen)
             truncated = f"step {t}: the agent produced no valid action"
             break
         if action_data.get("action_type") in ENDING:
-            screens.append(screen)
             break
-        from emukit.images import png_size
-
-        action = to_action(action_data, step.get(elements_key) or [], png_size(screen), here)
+        action = to_action(action_data, step.get(elements_key) or [], png_size(screens[-1]), here)
         if isinstance(action, str):
-            screens.append(screen)
             truncated = f"step {t}: {action}"
             break
-        screens.append(screen)
         actions.append(action)
     else:
         last_after = steps[-1].get("after_screenshot") if steps and not m3a else None
@@ -329,10 +325,5 @@ def read(root: Path, *, limit: int | None = None) -> list[Trajectory]:
     if not files:
         raise TrajectoryError(f"{root}: no *.pkl.gz episode file (AndroidWorld saves a run as "
                               "<task>_<instance>.pkl.gz files in its run folder)")
-    out: list[Trajectory] = []
-    for path in files:
-        for i, doc in enumerate(load_episodes(path)):
-            out.append(_episode(doc, f"{path}: episode {i}"))
-            if limit and len(out) >= limit:
-                return out
-    return out
+    return first((_episode(doc, f"{path}: episode {i}") for path in files
+                  for i, doc in enumerate(load_episodes(path))), limit)

@@ -8,8 +8,9 @@ format name with :func:`register`; it reads a locally downloaded dataset in its 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 from emukit.device.actions import Action
@@ -40,16 +41,11 @@ class Trajectory:
         from emukit.evaluate.adapters.base import image_png
 
         item = self.screens[t]
-        if isinstance(item, bytes):
-            try:
-                return image_png(item, f"{self.source} episode {self.id} screen {t}")
-            except ValueError as exc:
-                raise TrajectoryError(str(exc)) from None
-        path = item
+        where = f"{self.source} episode {self.id} screen {t}" if isinstance(item, bytes) else str(item)
         try:
-            return image_png(path.read_bytes(), str(path))
+            return image_png(item if isinstance(item, bytes) else item.read_bytes(), where)
         except OSError as exc:
-            raise TrajectoryError(f"{path}: cannot read ({exc.strerror})") from None
+            raise TrajectoryError(f"{where}: cannot read ({exc.strerror})") from None
         except ValueError as exc:
             raise TrajectoryError(str(exc)) from None
 
@@ -64,6 +60,11 @@ def register(name: str) -> Callable[[Reader], Reader]:
         return fn
 
     return deco
+
+
+def first(episodes: Iterable[Trajectory], limit: int | None) -> list[Trajectory]:
+    """The first ``limit`` episodes (all when None), reading no further than that."""
+    return list(islice(episodes, limit or None))
 
 
 def _import_readers() -> None:

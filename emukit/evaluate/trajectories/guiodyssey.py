@@ -16,11 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from emukit.device.actions import Action
-from emukit.evaluate.trajectories.base import Trajectory, TrajectoryError, register
+from emukit.evaluate.trajectories.base import (
+    KEYCODE_BACK,
+    KEYCODE_HOME,
+    LONG_PRESS_MS,
+    Trajectory,
+    TrajectoryError,
+    register,
+)
 
-KEYCODE_HOME, KEYCODE_BACK = 3, 4  # android.view.KeyEvent
-LONG_PRESS_MS = 1000
-SCROLL_MS = 400
+SCROLL_MS = 400  # GUIOdyssey records the swipe's two points, not a scroll direction
 ENDING = ("COMPLETE", "IMPOSSIBLE")
 
 
