@@ -483,6 +483,7 @@ def reference_track(task: Task, initial: Screen, model: StepModel, *, max_steps:
                           "emukit tasks record")
     limit = len(reference) if max_steps is None else max(1, min(max_steps, len(reference)))
     milestones = MilestoneTracker(list(task.milestones), rendered=True)
+    milestones.initial(initial.view())  # step 0 of the history never / before / action checks read
     steps: list[StepRun] = []
     screen = initial
     stop = "reference finished"
@@ -496,7 +497,7 @@ def reference_track(task: Task, initial: Screen, model: StepModel, *, max_steps:
             if i < len(reference):
                 steps.append(StepRun(i + 1, reference[i], "prediction", Verdict(False, "unusable")))
             break
-        run.milestones = milestones.update(i, run.screen.view())
+        run.milestones = milestones.update(i, run.screen.view(), action=action)
         screen = run.screen
     else:
         if limit < len(reference):
@@ -512,6 +513,7 @@ def agent_track(task: Task, initial: Screen, model: StepModel, agent: Agent, *,
         raise ConfigError(f"stagnation K must be >= 1, got {stagnation_k}")
     budget = task.step_budget if max_steps is None else max(1, min(max_steps, task.step_budget))
     milestones = MilestoneTracker(list(task.milestones), rendered=True)
+    milestones.initial(initial.view())  # step 0 of the history never / before / action checks read
     steps: list[StepRun] = []
     history: list[Action] = []
     screen = initial
@@ -530,7 +532,7 @@ def agent_track(task: Task, initial: Screen, model: StepModel, agent: Agent, *,
         if run.screen is None:
             stop = "world model output unusable"
             break
-        run.milestones = milestones.update(i, run.screen.view())
+        run.milestones = milestones.update(i, run.screen.view(), action=decision)
         same = same + 1 if run.screen.same_as(previous) else 1
         previous = screen = run.screen
         if same >= stagnation_k:

@@ -5,6 +5,11 @@ through the read-only probes (files with ``stat``/``cat``, the clipboard, the mu
 preferences, ``settings get``); every value is read at most once per view. On a rendered world-model
 prediction (:class:`ScreenView`) only visible-text screen leaves can be answered, which is why every
 milestone carries a visual ``screen_check``.
+
+Action leaves and the temporal combinators (``never``, ``before``) are answered from a :class:`Trace`, the
+run so far: the action performed at each step and, recorded at that step, the truth value of every operand of
+a temporal combinator. A temporal check never re-reads the past from the device; the tracker
+(:class:`emukit.tasks.session.MilestoneTracker`) records each step as it happens.
 """
 
 from __future__ import annotations
@@ -12,12 +17,15 @@ from __future__ import annotations
 import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
+from emukit.device.actions import Action
 from emukit.device.driver import Driver
 from emukit.probes.ordered import collection_items
 from emukit.tasks.schema import (
+    ActionLeaf,
     AppLeaf,
     Check,
     ClipboardLeaf,
@@ -37,18 +45,180 @@ class View(Protocol):
     def truth(self, check: Check) -> bool: ...
 
 
-def evaluate(check: Check, view: View) -> bool:
-    """The check's truth value on ``view``."""
+def operand_key(check: Check) -> str:
+    """The key a check's recorded truth values are kept under in a :class:`Trace` (equal checks share it)."""
+    return check.model_dump_json(by_alias=True, exclude_none=True)
+
+
+def recorded_operands(checks: Iterable[Check | None]) -> list[Check]:
+    """What a trace records at every step for ``checks``: the operands of their never / before combinators
+    and their action leaves, each once, in the order first met."""
+    found: dict[str, Check] = {}
+    for check in checks:
+        if check is None:
+            continue
+        for c in check.walk():
+            if c.never is not None:
+                found.setdefault(operand_key(c.never.check), c.never.check)
+            elif c.before is not None:
+                found.setdefault(operand_key(c.before.first), c.before.first)
+                found.setdefault(operand_key(c.before.then), c.before.then)
+            elif c.action is not None:
+                found.setdefault(operand_key(c), c)
+    return list(found.values())
+
+
+@dataclass
+class StepRecord:
+    """One recorded step: its number (0: the initial state, n: after the n-th action), the action that led
+    to it (None at step 0) and the truth value of every recorded operand there, by :func:`operand_key`."""
+
+    step: int
+    action: Action | None
+    values: dict[str, bool] = field(default_factory=dict)
+
+
+@dataclass
+class Trace:
+    """The run so far, as the temporal checks read it: one :class:`StepRecord` per step in order (the last
+    is the current state) and the step at which each milestone was reached."""
+
+    steps: list[StepRecord] = field(default_factory=list)
+    reached: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def current(self) -> StepRecord | None:
+        """The current step (None before step 0 is recorded)."""
+        return self.steps[-1] if self.steps else None
+
+    @property
+    def action(self) -> Action | None:
+        """The action that led to the current state (None in the initial state)."""
+        return self.steps[-1].action if self.steps else None
+
+    def record(self, step: int, action: Action | None, view: View, operands: Iterable[Check]) -> StepRecord:
+        """Append step ``step`` (after ``action``) and evaluate every operand on ``view`` there."""
+        if self.steps and step <= self.steps[-1].step:
+            raise ValueError(f"step {step} recorded after step {self.steps[-1].step}: steps must increase")
+        if not self.steps and step != 0:
+            raise ValueError(f"the first recorded step must be the initial state (step 0), not step {step}")
+        rec = StepRecord(step, action)
+        self.steps.append(rec)
+        try:
+            for check in operands:
+                rec.values[operand_key(check)] = evaluate(check, view, self)
+        except BaseException:
+            self.steps.pop()  # a step is recorded whole or not at all
+            raise
+        return rec
+
+    def held(self, check: Check, after: int = -1) -> list[int]:
+        """The recorded steps later than ``after`` at which ``check`` (a recorded operand) held."""
+        key = operand_key(check)
+        out: list[int] = []
+        for rec in self.steps:
+            if rec.step <= after:
+                continue
+            if key not in rec.values:
+                raise ValueError(f"the trace has no value of {describe_check(check)} at step {rec.step}: temporal "
+                                 "operands are recorded by the milestone tracker at every step of the run")
+            if rec.values[key]:
+                out.append(rec.step)
+        return out
+
+
+def evaluate(check: Check, view: View, trace: Trace | None = None) -> bool:
+    """The check's truth value on ``view``, the current state. Action leaves and never / before read
+    ``trace`` (the run so far, its last step being ``view``'s); without one they raise ValueError."""
     kind = check.kind
     if kind == "all":
-        return all(evaluate(c, view) for c in check.all or ())
+        return all(evaluate(c, view, trace) for c in check.all or ())
     if kind == "any":
-        return any(evaluate(c, view) for c in check.any or ())
+        return any(evaluate(c, view, trace) for c in check.any or ())
     if kind == "not_":
-        return not evaluate(check.not_, view)  # type: ignore[arg-type]
+        return not evaluate(check.not_, view, trace)  # type: ignore[arg-type]
     if kind == "screen":
         return view.screen(check.screen)  # type: ignore[arg-type]
+    if kind in ("action", "never", "before"):
+        if trace is None or trace.current is None:
+            raise ValueError(f"a{'n' if kind == 'action' else ''} {kind} check reads the run's recorded steps; "
+                             "evaluate it with a trace (emukit.tasks.session.MilestoneTracker keeps one)")
+        return _temporal(check, trace)
     return view.truth(check)
+
+
+def _temporal(check: Check, trace: Trace) -> bool:
+    if check.action is not None:
+        now = trace.current
+        value = now.values.get(operand_key(check)) if now is not None else None
+        return value if value is not None else action_matches(check.action, trace.action)
+    if check.never is not None:
+        since = check.never.since
+        if since is None:
+            return not trace.held(check.never.check)
+        if since not in trace.reached:
+            return False  # not reached yet: nothing can be said to have been avoided since
+        return not trace.held(check.never.check, after=trace.reached[since])
+    before = check.before
+    assert before is not None
+    first, then = trace.held(before.first), trace.held(before.then)
+    return bool(first) and bool(then) and first[0] < then[0]
+
+
+def action_matches(leaf: ActionLeaf, action: Action | None) -> bool:
+    """Whether ``action`` (the one that led to the current state; None in the initial state) matches the
+    leaf. ``text`` / ``text_contains`` read the action's own text (typed text, an app label) when it has
+    one, else its element's; the other element fields need a recorded element."""
+    if action is None:
+        return False
+    if leaf.type is not None and action.type != leaf.type:
+        return False
+    if leaf.key is not None and action.key != leaf.key:
+        return False
+    element = action.element
+    if leaf.text is not None or leaf.text_contains is not None:
+        text = action.text if action.text is not None else (element.text if element is not None else None)
+        if text is None:
+            return False
+        if leaf.text is not None and text.strip() != leaf.text:
+            return False
+        if leaf.text_contains is not None and leaf.text_contains not in text:
+            return False
+    if leaf.resource_id is not None:
+        rid = element.resource_id if element is not None else ""
+        if not rid or (rid != leaf.resource_id and not rid.endswith(f":id/{leaf.resource_id}")):
+            return False
+    if leaf.content_desc is not None and (element is None or element.content_desc != leaf.content_desc):
+        return False
+    return True
+
+
+#: the field a leaf is named by in :func:`describe_check` (shown first, without its name)
+_LEAD_FIELD = {"app": "package", "file": "path", "timer": "state", "collection": "playlist", "setting": "key"}
+
+
+def describe_check(check: Check) -> str:
+    """A one-line rendering of a check for people: ``app com.google.android.deskclock``, ``timer none``,
+    ``file /sdcard/x.pdf exists=false``, ``all(screen text='OK', not(app com.x))``."""
+    kind = check.kind
+    if kind in ("all", "any"):
+        return f"{kind}({', '.join(describe_check(c) for c in check.children)})"
+    if kind == "not_":
+        return f"not({describe_check(check.children[0])})"
+    if kind == "never":
+        since = f" since {check.never.since}" if check.never.since else ""  # type: ignore[union-attr]
+        return f"never({describe_check(check.children[0])}{since})"
+    if kind == "before":
+        return f"before({describe_check(check.children[0])}, then {describe_check(check.children[1])})"
+    leaf = getattr(check, kind)
+    lead = _LEAD_FIELD.get(kind)
+    words = [kind]
+    if lead is not None and getattr(leaf, lead) is not None:
+        words.append(str(getattr(leaf, lead)))
+    for name, value in leaf.model_dump(exclude_defaults=True, exclude_none=True).items():
+        if name != lead:
+            words.append(f"{name}={str(value).lower() if isinstance(value, bool) else repr(value)}")
+    return " ".join(words)
 
 
 def _node_matches(node: ET.Element, leaf: ScreenLeaf) -> bool:

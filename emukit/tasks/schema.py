@@ -10,11 +10,12 @@ the setup, the milestones and a scripted solution that records a reference traje
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from emukit.device.actions import Action
+from emukit.device.actions import Action, ActionType
 from emukit.templates.schema import ParamSpec, Steps
 
 ContextKind = Literal["cross_app", "persist_after_switch", "revisit_entity"]
@@ -120,9 +121,72 @@ class SettingLeaf(BaseModel):
     equals: str
 
 
+#: the fields of an action leaf (``text`` / ``text_contains`` read the action's own text first, what a ``type``
+#: action typed or the label an ``open_app`` action named; the others its type, key code and target element)
+ACTION_FIELDS = ("type", "key", "text", "text_contains", "resource_id", "content_desc")
+
+
+class ActionLeaf(BaseModel):
+    """The action that led to the current state matches: its type and key code, and its text or target
+    element (``text`` exact, ``text_contains`` a substring, ``resource_id`` exact or the bare ``:id/<name>``
+    suffix, ``content_desc`` exact). False in the initial state, which no action led to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: ActionType | None = None
+    key: int | None = None
+    text: str | None = None
+    text_contains: str | None = None
+    resource_id: str | None = None
+    content_desc: str | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> ActionLeaf:
+        if all(getattr(self, f) is None for f in ACTION_FIELDS):
+            raise ValueError(f"an action check needs at least one of {', '.join(ACTION_FIELDS)}")
+        return self
+
+
+class NeverCheck(BaseModel):
+    """``check`` held at no recorded step strictly after the step at which milestone ``since`` was reached
+    (up to and including the current step); without ``since``, at no step of the run, the initial state
+    (step 0) included. False while milestone ``since`` is not reached yet."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    check: Check
+    since: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*$")
+
+    @model_validator(mode="after")
+    def _flat(self) -> NeverCheck:
+        if self.check.temporal:
+            raise ValueError("the check of never must not itself contain never or before (temporal checks do not "
+                             "nest)")
+        return self
+
+
+class BeforeCheck(BaseModel):
+    """``first`` first held at a step strictly earlier than the step at which ``then`` first held (both have
+    held by now)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    first: Check
+    then: Check
+
+    @model_validator(mode="after")
+    def _flat(self) -> BeforeCheck:
+        for name in ("first", "then"):
+            if getattr(self, name).temporal:
+                raise ValueError(f"the {name} check of before must not itself contain never or before (temporal "
+                                 "checks do not nest)")
+        return self
+
+
 class Check(BaseModel):
-    """A predicate: exactly one leaf (screen, app, file, clipboard, collection, timer, setting) or one
-    combinator (all / any / not)."""
+    """A predicate: exactly one leaf (screen, app, file, clipboard, collection, timer, setting, action), one
+    combinator (all / any / not) or one temporal combinator (never / before), which reads the run's history
+    (:class:`emukit.tasks.checks.Trace`) rather than the current state alone."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -133,9 +197,12 @@ class Check(BaseModel):
     collection: CollectionLeaf | None = None
     timer: TimerLeaf | None = None
     setting: SettingLeaf | None = None
+    action: ActionLeaf | None = None
     all: list[Check] | None = None
     any: list[Check] | None = None
     not_: Check | None = Field(default=None, alias="not")
+    never: NeverCheck | None = None
+    before: BeforeCheck | None = None
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Check:
@@ -152,19 +219,84 @@ class Check(BaseModel):
         return next(k for k in KINDS if getattr(self, k) is not None)
 
     @property
+    def children(self) -> list[Check]:
+        """The checks this one is made of: a combinator's operands (never: its check; before: first, then)."""
+        kind = self.kind
+        if kind in ("all", "any"):
+            return list(getattr(self, kind))
+        if kind == "not_":
+            return [self.not_]  # type: ignore[list-item]
+        if kind == "never":
+            return [self.never.check]  # type: ignore[union-attr]
+        if kind == "before":
+            return [self.before.first, self.before.then]  # type: ignore[union-attr]
+        return []
+
+    def walk(self) -> Iterator[Check]:
+        """This check and every check inside it, depth first."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    @property
+    def temporal(self) -> bool:
+        """True when the check contains never or before (it reads the run's history)."""
+        return any(c.kind in TEMPORAL_KINDS for c in self.walk())
+
+    @property
     def visual(self) -> bool:
-        """True when the check can be evaluated on a rendered screen alone (visible-text screen leaves)."""
+        """True when the check can be evaluated on a rendered screen alone: visible-text screen leaves and
+        action leaves (the action is known on either side); never / before are as visual as their operands."""
         kind = self.kind
         if kind == "screen":
             return self.screen.visual  # type: ignore[union-attr]
-        if kind in ("all", "any"):
-            return all(c.visual for c in getattr(self, kind))
-        if kind == "not_":
-            return self.not_.visual  # type: ignore[union-attr]
+        if kind == "action":
+            return True
+        if kind in ("all", "any", "not_", "never", "before"):
+            return all(c.visual for c in self.children)
         return False
 
 
-KINDS = ("screen", "app", "file", "clipboard", "collection", "timer", "setting", "all", "any", "not_")
+KINDS = ("screen", "app", "file", "clipboard", "collection", "timer", "setting", "action", "all", "any", "not_",
+         "never", "before")
+TEMPORAL_KINDS = ("never", "before")
+NeverCheck.model_rebuild()
+BeforeCheck.model_rebuild()
+Check.model_rebuild()
+
+
+def since_problems(milestones: list[tuple[str, list[Any]]]) -> list[str]:
+    """Why ``never.since`` references are wrong: each must name a milestone earlier in the task than the one
+    whose check (or screen_check) holds it. ``milestones``: ``(id, [check, ...])`` in order, the checks as
+    :class:`Check` models or as their raw mappings (a template's, before substitution)."""
+    order = {mid: i for i, (mid, _) in enumerate(milestones)}
+    problems: list[str] = []
+    for i, (mid, checks) in enumerate(milestones):
+        for since in (s for c in checks for s in _since_refs(c)):
+            if since not in order:
+                problems.append(f"milestone {mid}: never.since names {since!r}, which is not a milestone of the task "
+                                f"(milestones: {', '.join(order)})")
+            elif order[since] >= i:
+                problems.append(f"milestone {mid}: never.since names {since!r}, which is "
+                                f"{'the milestone itself' if since == mid else 'a later milestone'}; it must name "
+                                "an earlier one")
+    return list(dict.fromkeys(problems))  # a screen_check defaulting to the check names it once
+
+
+def _since_refs(check: Any) -> Iterator[str]:
+    if isinstance(check, Check):
+        for c in check.walk():
+            if c.never is not None and c.never.since is not None:
+                yield c.never.since
+    elif isinstance(check, dict):
+        never = check.get("never")
+        if isinstance(never, dict) and isinstance(never.get("since"), str):
+            yield never["since"]
+        for value in check.values():
+            yield from _since_refs(value)
+    elif isinstance(check, list):
+        for value in check:
+            yield from _since_refs(value)
 
 
 class Milestone(BaseModel):
@@ -187,7 +319,8 @@ class Milestone(BaseModel):
                                  "over visible text (screen leaves with text / text_contains / content_desc)")
             self.screen_check = self.check
         elif not self.screen_check.visual:
-            raise ValueError("screen_check may only use screen leaves with text / text_contains / content_desc")
+            raise ValueError("screen_check may only use screen leaves with text / text_contains / content_desc and "
+                             "action leaves (also inside never / before)")
         return self
 
 
@@ -234,6 +367,9 @@ class Task(BaseModel):
         ids = [m.id for m in self.milestones]
         if len(set(ids)) != len(ids):
             raise ValueError(f"milestone ids must be unique: {ids}")
+        problems = since_problems([(m.id, [m.check, m.screen_check]) for m in self.milestones])
+        if problems:
+            raise ValueError("; ".join(problems))
         p = self.provenance
         if p.milestone_steps:
             if len(p.milestone_steps) != len(self.milestones):
@@ -281,4 +417,7 @@ class TaskTemplate(BaseModel):
         for item in items:  # shape only: fields holding {params} are validated once substituted
             if not isinstance(item, dict) or not {"id", "type", "assertion", "check"} <= set(item):
                 raise ValueError("each milestone needs id, type, assertion and check")
+        problems = since_problems([(str(m["id"]), [m["check"], m.get("screen_check")]) for m in items])
+        if problems:
+            raise ValueError("; ".join(problems))
         return items

@@ -18,8 +18,15 @@ from emukit.device.actions import Action, Element
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver, parse_bounds
 from emukit.errors import ConfigError, DeviceError
-from emukit.tasks.checks import DeviceView, View, evaluate
-from emukit.tasks.schema import Milestone, Task
+from emukit.tasks.checks import (
+    DeviceView,
+    Trace,
+    View,
+    describe_check,
+    evaluate,
+    recorded_operands,
+)
+from emukit.tasks.schema import Check, Milestone, Task
 
 
 def snapshot_name(task: Task) -> str:
@@ -46,15 +53,31 @@ class MilestoneTracker:
 
     On a device (the default) each milestone's ``check`` decides, and its ``screen_check`` is recorded as
     ``screen_ok`` on the screen that reached it. With ``rendered=True`` (world-model predictions, which only
-    have visible text) the ``screen_check`` decides."""
+    have visible text) the ``screen_check`` decides.
+
+    ``trace`` is the run so far (:class:`~emukit.tasks.checks.Trace`): :meth:`initial` records step 0 and
+    every :meth:`update` the step after one action, each with the action performed and the truth value, on
+    that step's view, of every operand of the milestones' never / before checks and of their action leaves
+    (the checks that decide, and on a device the screen_checks too), so a temporal check is decided from
+    what was recorded at the time, never by reading the past again."""
 
     milestones: list[Milestone]
     rendered: bool = False
     status: list[MilestoneStatus] = field(default_factory=list)
     premature: list[str] = field(default_factory=list)
+    trace: Trace = field(default_factory=Trace)
+    operands: list[Check] = field(default_factory=list, init=False)  # what every step records
 
     def __post_init__(self) -> None:
         self.status = [MilestoneStatus(m.id, m.assertion) for m in self.milestones]
+        read = [m.screen_check for m in self.milestones]
+        if not self.rendered:
+            read = [m.check for m in self.milestones] + read
+        self.operands = recorded_operands(read)
+
+    def _check(self, m: Milestone) -> Check:
+        """The check that decides milestone ``m`` here."""
+        return m.screen_check if self.rendered else m.check  # type: ignore[return-value]
 
     @property
     def reached(self) -> int:
@@ -69,24 +92,59 @@ class MilestoneTracker:
         """The share of milestones reached (0 for a task without milestones)."""
         return self.reached / len(self.status) if self.status else 0.0
 
-    def initial(self, view: DeviceView) -> None:
-        """Evaluate every milestone on the initial state: any that holds is premature (a check that cannot
-        tell the task was done)."""
-        self.premature = [m.id for m in self.milestones if evaluate(m.check, view)]
+    def initial(self, view: View) -> None:
+        """Record the initial state as step 0 (the history and the checklist start again) and evaluate every
+        milestone on it: any that holds is premature (a check that cannot tell the task was done)."""
+        self.status = [MilestoneStatus(m.id, m.assertion) for m in self.milestones]
+        self.trace = Trace()
+        self.trace.record(0, None, view, self.operands)
+        self.premature = [m.id for m in self.milestones if evaluate(self._check(m), view, self.trace)]
 
-    def update(self, step: int, view: View) -> list[str]:
-        """Evaluate after action number ``step``; returns the ids newly reached."""
+    def update(self, step: int, view: View, action: Action | None = None) -> list[str]:
+        """Record the state after action number ``step`` (``action``: the action performed, which action
+        leaves read) and evaluate; returns the ids newly reached. Without :meth:`initial` first, step 0 is
+        recorded empty, which only a tracker without temporal or action checks can do with (else
+        ValueError: the initial state was never seen)."""
+        if not self.trace.steps:
+            if self.operands:
+                raise ValueError("the milestones have never / before / action checks, which need the initial "
+                                 "state: call initial(view) with it before the first update")
+            self.trace.record(0, None, view, ())
+        self.trace.record(step, action, view, self.operands)
         new: list[str] = []
         while not self.done:
             i = self.reached
             m = self.milestones[i]
-            if not evaluate(m.screen_check if self.rendered else m.check, view):  # type: ignore[arg-type]
+            if not evaluate(self._check(m), view, self.trace):
                 break
             self.status[i].reached_at = step
+            self.trace.reached[m.id] = step
             if not self.rendered:
-                self.status[i].screen_ok = evaluate(m.screen_check, view)  # type: ignore[arg-type]
+                self.status[i].screen_ok = evaluate(m.screen_check, view, self.trace)  # type: ignore[arg-type]
             new.append(m.id)
         return new
+
+    def violations(self) -> dict[str, str]:
+        """Milestone id -> why it can no longer be reached, for each milestone not reached yet whose check
+        requires a never-check (the whole check, or one of its ``all`` parts) that is broken for good: its
+        operand held at a recorded step after milestone ``since`` was reached (without ``since``: at any
+        step). A never-check under ``any`` or ``not`` is not reported, since the milestone may still tick."""
+        out: dict[str, str] = {}
+        for m, st in zip(self.milestones, self.status, strict=True):
+            if st.reached_at is not None:
+                continue
+            for never in _required_nevers(self._check(m)):
+                since = never.never.since  # type: ignore[union-attr]
+                if since is not None and since not in self.trace.reached:
+                    continue
+                after = self.trace.reached[since] if since is not None else -1
+                held = self.trace.held(never.never.check, after=after)  # type: ignore[union-attr]
+                if held:
+                    what = describe_check(never.never.check)  # type: ignore[union-attr]
+                    where = f", after milestone {since} (step {after})" if since is not None else ""
+                    out[m.id] = f"its never-check ({what}) held at step {held[0]}{where}"
+                    break
+        return out
 
     @property
     def reached_at(self) -> list[int | None]:
@@ -101,6 +159,15 @@ class MilestoneTracker:
         """Milestones reached on a real screen where their ``screen_check`` did not hold (a screen check that
         a perfect prediction of that screen would fail)."""
         return [s.id for s in self.status if s.screen_ok is False]
+
+
+def _required_nevers(check: Check) -> list[Check]:
+    """The never-checks a check cannot hold without: itself, or those among its ``all`` parts (recursively)."""
+    if check.never is not None:
+        return [check]
+    if check.all is not None:
+        return [n for c in check.all for n in _required_nevers(c)]
+    return []
 
 
 def element_at(xml: str, x: int, y: int) -> Element | None:
@@ -236,7 +303,7 @@ class TaskSession:
         done = perform(self.driver, self.runner, action, self.xml)
         self.trajectory.append(done)
         self.refresh()
-        reached = self.tracker.update(len(self.trajectory), DeviceView(self.driver, self.xml))
+        reached = self.tracker.update(len(self.trajectory), DeviceView(self.driver, self.xml), action=done)
         return done, reached
 
     def observe_recorded(self, done: Action) -> list[str]:
@@ -245,7 +312,7 @@ class TaskSession:
             done.element = element_at(self.xml, done.x or 0, done.y or 0)
         self.trajectory.append(done)
         self.refresh()
-        return self.tracker.update(len(self.trajectory), DeviceView(self.driver, self.xml))
+        return self.tracker.update(len(self.trajectory), DeviceView(self.driver, self.xml), action=done)
 
     def checklist(self) -> list[dict[str, Any]]:
         return [{"id": s.id, "assertion": s.assertion, "reached_at": s.reached_at,
