@@ -1,43 +1,67 @@
 """The state behind the annotator's page: one task being performed on one device, and the rules for what may
 be saved when.
 
-Every device access goes through one lock, so an action, a restart, a save and a screen refresh never
+Every device access goes through one lock, so an action, a restart, an undo, a save and a screen refresh never
 interleave. The page reads a snapshot of the state (:meth:`AnnotateApp.state`) that is rebuilt under the lock
 after every change, so a poll never sees half of an action; ``seq`` tells the page which snapshot is newer and
 ``version`` when the screenshot changed.
+
+Safety rules (enforced here, whatever client sends the request):
+
+- **Tokens.** Each app (one ``emukit annotate`` server run) has a ``server_token`` and each task it shows a
+  ``task_token``; a request carrying another run's or task's token is refused (:meth:`check_tokens`), so a tab
+  left open across a server restart or a move to the next task can never act on the wrong task.
+- **One controlling tab.** The first tab to reach the run controls it; any other tab is read-only until it
+  takes control (:meth:`take_control`), so two tabs never drive one run.
+- **Verdicts never overwrite.** A verification or rejection is a new annotation beside the others
+  (:mod:`emukit.tasks.annotations`); the task's canonical reference changes only by :meth:`accept`, which
+  the page asks the annotator to confirm. A verification needs the current review (:meth:`review`): the page
+  shows its flags and sends back its token.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import secrets
 import threading
 import time
+import uuid
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from emukit.atomicio import write_atomic
 from emukit.device.actions import Action, ActionType
 from emukit.device.driver import Driver
-from emukit.errors import EmukitError
+from emukit.errors import ConfigError, EmukitError
 from emukit.images import png_size
-from emukit.tasks.files import budget_for, save_task, screens_dir
+from emukit.tasks import annotations as notes
+from emukit.tasks.files import save_task, screens_dir
 from emukit.tasks.schema import Task
-from emukit.tasks.session import TaskSession, now
+from emukit.tasks.session import TaskSession
+
+if TYPE_CHECKING:
+    from emukit.annotate.queue import TaskQueue
 
 MAX_WAIT_MS = 10 * 60 * 1000
 MAX_TEXT = 2000
+MAX_NOTE = 4000
+CONTROL_IDLE_S = 20.0  # a controlling tab not heard from for this long (closed, asleep) gives up control
+SYSTEM_PACKAGES = ("com.android.systemui", "android")  # the shade and system dialogs belong to every task
 
 
 class ApiError(EmukitError):
-    """A request the page (or any client) made that cannot be honoured; ``status`` is the HTTP status."""
+    """A request the page (or any client) made that cannot be honoured; ``status`` is the HTTP status and
+    ``extra`` fields go into the JSON answer beside the error."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.extra = extra
 
 
 class ActionRequest(BaseModel):
@@ -85,6 +109,8 @@ def parse_action(payload: object, screen: tuple[int, int] | None = None) -> Acti
         _needs(req, "duration_ms")
         if not req.duration_ms:
             raise ApiError(400, "a wait action needs duration_ms > 0")
+    elif req.type == "open_app":
+        raise ApiError(400, "open_app is not an annotator action: open the app from the launcher")
     if screen is not None:
         width, height = screen
         for fx, fy in (("x", "y"), ("x2", "y2")):
@@ -99,20 +125,49 @@ def describe(action: Action) -> str:
     return action.describe()
 
 
+@dataclass(frozen=True)
+class StepRecord:
+    """What the screen was after one step (step 0: the initial state): digests of the screenshot and the
+    hierarchy, and the focused app's package (None: a system window such as the shade)."""
+
+    png: str
+    xml: str
+    package: str | None
+
+
+def _digest(data: str | bytes | None) -> str:
+    if data is None:
+        return ""
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
 class AnnotateApp:
-    """One task on one device for the annotator: perform actions, restart, save the initial state, mark the
-    task verified or rejected. ``tasks_folder`` is where the task file (and ``screens/``) is written;
-    ``data_dir`` where a base snapshot's fingerprint goes when a reset has to build that snapshot."""
+    """Tasks on one device for one annotator: perform actions, undo, restart, save the initial state, review
+    the run, save it as an annotation (verified or rejected), accept an annotation as canonical and, with a
+    ``queue``, move on to the next task. ``tasks_folder`` is where the first task's file (``screens/``,
+    ``annotations/``) is written (queued tasks: their own folder); ``data_dir`` where a base snapshot's
+    fingerprint goes when a reset has to build that snapshot."""
 
     def __init__(self, driver: Driver, task: Task, *, tasks_folder: Path, annotator: str,
-                 data_dir: Path | None = None, poll_interval_s: float = 0.8) -> None:
+                 data_dir: Path | None = None, poll_interval_s: float = 0.8, queue: TaskQueue | None = None) -> None:
         if not annotator.strip():
             raise ApiError(400, "the annotator name must not be empty")
+        self.driver = driver
+        self.data_dir = data_dir
         self.session = TaskSession(driver, task, data_dir=data_dir)
         self.folder = Path(tasks_folder)
         self.annotator = annotator.strip()
         self.poll_interval_s = poll_interval_s
+        self.queue = queue  # None: one task
         self.lock = threading.Lock()
+        self.server_token = secrets.token_urlsafe(16)
+        self.task_token = secrets.token_urlsafe(12)
+        self.run = ""  # a new id for every reset of the task (an undo stays in the same run)
+        self.note = ""  # the annotator's note on the current run
+        self.records: list[StepRecord] = []  # one per step, the initial state first
+        self.saved: int | None = None  # the annotation number this run was saved as
+        self.controller: str | None = None
+        self._controller_seen = 0.0
         self.version = 0  # bumped whenever the screenshot changes
         self.seq = 0  # bumped whenever the state snapshot is rebuilt
         self.last_error: str | None = None
@@ -120,17 +175,63 @@ class AnnotateApp:
         self._digest = ""
         self._last_refresh = 0.0
         self._snapshot: dict[str, Any] = {}
+        self._annotations: list[notes.Annotation] = []
+        self._load_annotations()
         self._changed()
 
     @property
     def task(self) -> Task:
         return self.session.task
 
+    # -- tokens and tabs -----------------------------------------------------------------------------------
+    def check_tokens(self, server: str | None, task: str | None, *, required: bool) -> None:
+        """Refuse (409) a request from a page of another server run or another task; ``required``: a request
+        without tokens is refused too (every request that changes something)."""
+        if server is None and task is None and not required:
+            return
+        if server != self.server_token:
+            raise ApiError(409, "this page belongs to an earlier or another emukit annotate run; nothing it sends "
+                                f"is applied. This server now annotates task {self.task.id}: reload the page",
+                           stale="server")
+        if task != self.task_token:
+            raise ApiError(409, f"this page shows a task this server has moved on from; nothing it sends is "
+                                f"applied. The server now annotates task {self.task.id}: reload the page",
+                           stale="task")
+
+    def seen(self, tab: str | None) -> None:
+        """Note that ``tab`` is alive; it takes control when no tab has it (or the one that had it went
+        quiet)."""
+        if not tab:
+            return
+        now = time.monotonic()
+        if self.controller is None or (self.controller != tab and now - self._controller_seen > CONTROL_IDLE_S):
+            self.controller = tab
+        if self.controller == tab:
+            self._controller_seen = now
+
+    def require_control(self, tab: str | None) -> None:
+        if not tab:
+            raise ApiError(400, "send the tab id (X-Emukit-Tab header) with every request that acts")
+        self.seen(tab)
+        if self.controller != tab:
+            raise ApiError(409, "read-only: another tab controls this run; press \"Take control\" to act from "
+                                "this one", readonly=True)
+
+    def take_control(self, tab: str | None) -> None:
+        if not tab:
+            raise ApiError(400, "send the tab id (X-Emukit-Tab header) to take control")
+        with self.lock:
+            previous, self.controller = self.controller, tab
+            self._controller_seen = time.monotonic()
+            if previous not in (None, tab):
+                self.message = "this tab took control; the other tab is read-only now"
+            self._changed()
+
     # -- device operations (each under the lock) ----------------------------------------------------------
     def start(self) -> None:
         """Reset the task to its clean initial state (the annotator always starts there)."""
         with self.lock:
-            self._device(self.session.reset, "resetting the task")
+            self._reset("resetting the task")
             self.message = "task reset to its initial state"
             self._changed()
 
@@ -160,12 +261,14 @@ class AnnotateApp:
             action = parse_action(payload, self.screen_size())
             try:
                 done, reached = self.session.act(action)
+                self._record()
             except EmukitError as exc:
                 self.last_error = f"{action.type} failed: {exc}"
                 with contextlib.suppress(EmukitError):
                     self.session.refresh()
                 self._changed()
                 raise ApiError(502, self.last_error) from None
+            self.saved = None
             self.last_error = None
             names = {m.id: m.assertion for m in self.task.milestones}
             self.message = (f"step {len(self.session.trajectory)}: {describe(done)}" +
@@ -174,12 +277,58 @@ class AnnotateApp:
             return {"action": done.model_dump(mode="json", exclude_none=True, exclude={"elapsed_ms"}),
                     "reached": reached}
 
-    def restart(self) -> None:
-        """Reset the task to its initial state, dropping the trajectory and the checklist."""
+    def restart(self, confirm: bool = False) -> None:
+        """Reset the task to its initial state, dropping the trajectory, the checklist and the note: a new run.
+        With actions recorded, only when ``confirm`` (the page asks first)."""
         with self.lock:
-            self._device(self.session.reset, "restarting the task")
+            done = len(self.session.trajectory)
+            if done and not confirm:
+                raise self._refuse(409, f"restarting discards the {done} recorded action(s) and the note; confirm "
+                                        "the restart")
+            self._reset("restarting the task")
             self.last_error = None
             self.message = "restarted: the task is back in its initial state, the trajectory is empty"
+            self._changed()
+
+    def undo(self, n: int = 1) -> dict[str, Any]:
+        """Take back the last ``n`` actions: restore the initial state and replay the others as recorded. The
+        run, its note and its checklist carry on; returns whether the replayed screen is the one recorded
+        after the kept steps (``same_screen``)."""
+        with self.lock:
+            done = len(self.session.trajectory)
+            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= done:
+                raise self._refuse(400, f"undo takes 1 to {done} action(s) (the recorded ones), got {n!r}")
+            keep = [a.model_copy(deep=True) for a in self.session.trajectory[: done - n]]
+            target = self.records[len(keep)] if len(self.records) > len(keep) else None
+            run, note = self.run, self.note
+            self._reset("undoing (restoring the initial state)")
+            self.run, self.note = run, note
+            for i, action in enumerate(keep, 1):
+                try:
+                    self.session.act(action)
+                    self._record()
+                except EmukitError as exc:
+                    self.last_error = f"undo: replaying action {i} of {len(keep)} ({describe(action)}) failed: {exc}"
+                    self._changed()
+                    raise ApiError(502, self.last_error) from None
+            same = target is not None and self.records[-1] == target
+            self.saved = None
+            self.last_error = None if same else (
+                f"undo replayed {len(keep)} action(s) but the screen differs from the one recorded after step "
+                f"{len(keep)}: check the screen before going on")
+            self.message = f"undid {n} action(s): replayed {len(keep)} from the initial state"
+            self._changed()
+            return {"undone": n, "replayed": len(keep), "same_screen": same}
+
+    def set_note(self, note: str, run: str) -> None:
+        """Keep the annotator's note on the server, tied to the run it was written for."""
+        with self.lock:
+            if run != self.run:
+                raise self._refuse(409, "this note was written for an earlier run of the task (it was restarted "
+                                        "since) and is not kept")
+            if len(note) > MAX_NOTE:
+                raise self._refuse(400, f"the note has {len(note)} characters, at most {MAX_NOTE}")
+            self.note = note
             self._changed()
 
     def save_initial(self) -> Path:
@@ -201,10 +350,18 @@ class AnnotateApp:
             self._changed()
             return path
 
-    # -- verdicts ------------------------------------------------------------------------------------------
-    def verify(self, note: str = "") -> Path:
-        """Mark the task verified with the performed trajectory as its reference; refused (409) unless every
-        milestone was reached."""
+    # -- review and verdicts -------------------------------------------------------------------------------
+    def review(self) -> dict[str, Any]:
+        """The run compared with the canonical reference, and what the annotator should look at before saving
+        it: over budget, actions that changed nothing, apps outside the task's, milestones the run contradicts
+        or has not reached. ``token`` must come back with :meth:`verify`."""
+        with self.lock:
+            return self._review()
+
+    def verify(self, note: str | None = None, review_token: str | None = None) -> Path:
+        """Save the run as this annotator's verified annotation (a new file; the task's canonical reference is
+        not touched). Refused (409) unless every milestone was reached and ``review_token`` is the current
+        review's (the annotator saw its flags)."""
         with self.lock:
             tracker = self.session.tracker
             missing = [f"{s.id} ({s.assertion})" for s in tracker.status if s.reached_at is None]
@@ -220,30 +377,76 @@ class AnnotateApp:
                 raise self._refuse(409, "cannot mark verified: milestone(s) "
                                         f"{', '.join(tracker.premature)} already hold in the initial state, so "
                                         "their checks cannot tell the task was done; fix the task first")
-            trajectory = [a.model_copy(deep=True) for a in self.session.trajectory]
-            n = len(trajectory)
-            prov = self.task.provenance.model_copy(update={
-                "status": "verified", "verified_by": self.annotator, "verified_at": now(), "method": "annotator",
-                "human_steps": n, "reference": trajectory, "milestone_steps": [s.reached_at for s in tracker.status],
-                "note": note.strip()})
-            path = self._save(self.task.model_copy(update={"provenance": prov, "step_budget": budget_for(n)}))
-            self.last_error = None
-            self.message = (f"verified by {self.annotator}: {n} reference actions, milestones after "
-                            f"{prov.milestone_steps}, step budget {self.task.step_budget}; saved {path.name}")
+            review = self._review()
+            if review_token != review["token"]:
+                raise self._refuse(409, "review the run before saving it (the review was not sent, or the run "
+                                        "changed since it was shown)", review=review)
+            if self.saved is not None:
+                raise self._refuse(409, f"this run is already saved as annotation {self.saved}")
+            a = self._annotate("verified", self.note if note is None else note,
+                               [f["message"] for f in review["flags"]])
+            n = len(a.trajectory)
+            self.message = (f"saved as annotation {a.number} by {self.annotator}: {n} actions, milestones after "
+                            f"{a.milestone_steps}. The canonical reference is unchanged"
+                            + (f" ({review['canonical']['steps']} actions)" if review["canonical"] else "")
+                            + ": Accept makes this run canonical")
             self._changed()
-            return path
+            return Path(a.source_path)
 
-    def reject(self, note: str) -> Path:
-        """Mark the task rejected; the note says what is wrong with it."""
+    def reject(self, note: str | None = None) -> Path:
+        """Save a rejection (a new annotation); the note says what is wrong with the task."""
         with self.lock:
-            if not note.strip():
+            text = (self.note if note is None else note).strip()
+            if not text:
                 raise self._refuse(400, "a rejection needs a note saying what is wrong with the task")
-            prov = self.task.provenance.model_copy(update={"status": "rejected", "note": note.strip()})
-            path = self._save(self.task.model_copy(update={"provenance": prov}))
-            self.last_error = None
-            self.message = f"rejected by {self.annotator}; saved {path.name}"
+            a = self._annotate("rejected", text, [])
+            self.message = (f"rejection saved as annotation {a.number} by {self.annotator}; the task's status is "
+                            "unchanged until an annotation is accepted")
             self._changed()
-            return path
+            return Path(a.source_path)
+
+    def accept(self, number: int, *, confirm: bool, allow_longer: bool = False) -> Path:
+        """Make annotation ``number`` the task's canonical verdict (:func:`emukit.tasks.annotations.
+        accept_annotation`); only with ``confirm``. A longer reference than the canonical one is refused
+        (409, ``longer``) unless ``allow_longer``."""
+        with self.lock:
+            if not confirm:
+                raise self._refuse(409, f"accepting annotation {number} replaces the task's canonical reference; "
+                                        "confirm it")
+            try:
+                done = notes.accept_annotation(self.folder, self.task, number, allow_longer=allow_longer)
+            except ConfigError as exc:
+                longer = "--allow-longer" in str(exc)
+                message = str(exc).replace("; pass --allow-longer to accept a longer reference anyway",
+                                           ": confirm again to accept the longer reference") if longer else str(exc)
+                raise self._refuse(409, message, longer=longer) from None
+            self.session.task = done.task
+            self._load_annotations()
+            self.last_error = None
+            self.message = "; ".join(done.messages)
+            self._changed()
+            return done.path
+
+    def next_task(self, confirm: bool = False) -> str:
+        """Move on to the queue's next task (a run with unsaved actions only with ``confirm``); returns its id.
+        The pages of the previous task are refused from now on (a new task token)."""
+        if self.queue is None:
+            raise ApiError(409, "there is no task queue (start emukit annotate with --queue)")
+        with self.lock:
+            done = len(self.session.trajectory)
+            if done and self.saved is None and not confirm:
+                raise self._refuse(409, f"the current run ({done} action(s)) is not saved; confirm to leave it")
+            task = self.queue.next_task(after=self.task.id)
+            if task is None:
+                raise self._refuse(409, f"nothing left in the queue: {self.queue.summary()}")
+            self.session = TaskSession(self.driver, task, data_dir=self.data_dir)
+            self.folder = Path(task.source_path).parent
+            self.task_token = secrets.token_urlsafe(12)
+            self._load_annotations()
+            self._reset(f"resetting task {task.id}")
+            self.message = f"next task: {task.id} ({self.queue.summary()})"
+            self._changed()
+            return task.id
 
     # -- reading -------------------------------------------------------------------------------------------
     def screen(self) -> bytes:
@@ -255,11 +458,159 @@ class AnnotateApp:
     def screen_size(self) -> tuple[int, int] | None:
         return png_size(self.session.png) if self.session.png else None
 
-    def state(self) -> dict[str, Any]:
-        """The latest state snapshot, plus whether an operation is running now."""
-        return {**self._snapshot, "busy": self.lock.locked()}
+    def elements(self) -> dict[str, Any]:
+        """The nodes of the current hierarchy with bounds (for the element under the cursor)."""
+        import xml.etree.ElementTree as ET
+
+        from emukit.device.driver import parse_bounds
+
+        with self.lock:
+            xml, version = self.session.xml, self.version
+        out = []
+        if xml:
+            for node in ET.fromstring(xml).iter("node"):
+                bounds = parse_bounds(node.get("bounds", "[0,0][0,0]"))
+                if bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
+                    continue
+                out.append({"bounds": bounds, "resource_id": node.get("resource-id", ""),
+                            "text": node.get("text", ""), "content_desc": node.get("content-desc", ""),
+                            "cls": node.get("class", ""),
+                            "clickable": node.get("clickable") == "true" or node.get("long-clickable") == "true"})
+        return {"version": version, "elements": out}
+
+    def state(self, tab: str | None = None) -> dict[str, Any]:
+        """The latest state snapshot, plus whether an operation is running now and who controls the run."""
+        control = "none" if self.controller is None else ("you" if tab and tab == self.controller else "other")
+        return {**self._snapshot, "busy": self.lock.locked(), "control": control}
 
     # -- internals -----------------------------------------------------------------------------------------
+    def _reset(self, what: str) -> None:
+        self._device(self.session.reset, what)
+        self.run = uuid.uuid4().hex[:12]
+        self.note = ""
+        self.saved = None
+        self.records = []
+        self._record()
+
+    def _record(self) -> None:
+        """The record of the step just taken (or of the initial state)."""
+        try:
+            app = self.driver.focused_app()
+        except EmukitError:
+            app = None
+        self.records.append(StepRecord(_digest(self.session.png), _digest(self.session.xml),
+                                       app[0] if app else None))
+
+    def _allowed_packages(self) -> set[str]:
+        from emukit.apps.registry import package_of
+
+        allowed = set(SYSTEM_PACKAGES)
+        for name in self.task.apps:
+            with contextlib.suppress(ConfigError):
+                allowed.add(package_of(name))
+        return allowed
+
+    def _canonical(self) -> dict[str, Any] | None:
+        prov = self.task.provenance
+        if prov.status != "verified" or not prov.reference:
+            return None
+        return {"steps": len(prov.reference), "milestone_steps": list(prov.milestone_steps),
+                "annotation": prov.annotation, "verified_by": prov.verified_by}
+
+    def _review(self) -> dict[str, Any]:
+        session, tracker = self.session, self.session.tracker
+        steps = len(session.trajectory)
+        flags: list[dict[str, Any]] = []
+
+        def flag(kind: str, message: str, step: int | None = None) -> None:
+            flags.append({"kind": kind, "message": message, "step": step})
+
+        if steps > self.task.step_budget:
+            flag("over_budget", f"{steps} actions, over the step budget of {self.task.step_budget}")
+        canonical = self._canonical()
+        comparison: dict[str, Any] | None = None
+        if canonical is not None:
+            ref = self.task.provenance.reference
+            comparison = {"steps_difference": steps - canonical["steps"],
+                          "similarity": round(notes.trajectory_similarity(session.trajectory, ref), 3),
+                          "milestone_steps": [s.reached_at for s in tracker.status],
+                          "canonical_milestone_steps": canonical["milestone_steps"]}
+            if steps > canonical["steps"]:
+                flag("longer", f"{steps} actions, {steps - canonical['steps']} more than the canonical reference "
+                               f"({canonical['steps']})")
+        reached_at = {s.reached_at for s in tracker.status}
+        for i in range(1, min(len(self.records), steps + 1)):  # a step that reached a milestone changed something
+            same = self.records[i].png == self.records[i - 1].png and self.records[i].xml == self.records[i - 1].xml
+            if same and i not in reached_at:
+                flag("no_change", f"step {i} ({describe(session.trajectory[i - 1])}) changed nothing on the screen "
+                                  "and reached no milestone", i)
+        allowed = self._allowed_packages()
+        stretch: list[int] = []  # consecutive steps in one app outside the task's: one flag
+        for i, rec in enumerate([*self.records[1: steps + 1], StepRecord("", "", None)], 1):
+            if stretch and rec.package != self.records[stretch[0]].package:
+                first, last = stretch[0], stretch[-1]
+                when = f"step {first}" if first == last else f"steps {first}-{last}"
+                flag("outside_apps", f"after {when} the focused app is {self.records[first].package}, not one of "
+                                     f"the task's apps ({', '.join(self.task.apps)})", first)
+                stretch = []
+            if i <= steps and rec.package and rec.package not in allowed:
+                stretch.append(i)
+        for mid, why in tracker.violations().items():
+            flag("contradicted", f"milestone {mid}: {why}")
+        undone = self._goal_undone()
+        if undone:
+            flag("contradicted", undone)
+        for s in tracker.status:
+            if s.reached_at is None:
+                flag("missing", f"milestone {s.id} ({s.assertion}) is not reached")
+        basis = [self.run, steps, [f["message"] for f in flags], self.task_token]
+        token = hashlib.sha256(repr(basis).encode()).hexdigest()[:16]
+        return {"steps": steps, "budget": self.task.step_budget, "canonical": canonical, "comparison": comparison,
+                "flags": flags, "can_verify": tracker.done and not tracker.premature
+                and not tracker.screen_mismatches(), "token": token}
+
+    def _goal_undone(self) -> str | None:
+        """Why the run contradicts the task's goal at its end: the last milestone was reached before the last
+        action but its check no longer holds now (None when it still holds or was not reached early)."""
+        from emukit.tasks.checks import DeviceView, evaluate
+
+        tracker, steps = self.session.tracker, len(self.session.trajectory)
+        last, status = self.task.milestones[-1], tracker.status[-1]
+        if status.reached_at is None or status.reached_at >= steps or self.session.xml is None:
+            return None
+        try:
+            holds = evaluate(last.check, DeviceView(self.driver, self.session.xml), tracker.trace)
+        except (EmukitError, ValueError):
+            return None
+        if holds:
+            return None
+        return (f"milestone {last.id} ({last.assertion}) was reached after step {status.reached_at} but no longer "
+                f"holds at the end of the run (step {steps})")
+
+    def _annotate(self, verdict: notes.Verdict, note: str, review: list[str]) -> notes.Annotation:
+        if self.saved is not None:
+            raise self._refuse(409, f"this run is already saved as annotation {self.saved}")
+        self.note = note
+        try:
+            a = notes.add_annotation(self.folder, self.task, annotator=self.annotator, verdict=verdict,
+                                     trajectory=self.session.trajectory,
+                                     milestone_steps=self.session.tracker.reached_at, note=note, run=self.run,
+                                     review=review)
+        except (ConfigError, OSError) as exc:
+            raise self._refuse(500, f"saving the annotation of task {self.task.id} in {self.folder} failed: "
+                                    f"{exc}") from None
+        self.saved = a.number
+        self.last_error = None
+        self._load_annotations()
+        return a
+
+    def _load_annotations(self) -> None:
+        try:
+            self._annotations = notes.load_annotations(self.folder, self.task.id)
+        except ConfigError as exc:
+            self._annotations = []
+            self.last_error = f"reading the annotations failed: {exc}"
+
     def _device(self, fn: Any, what: str) -> Any:
         try:
             return fn()
@@ -268,10 +619,10 @@ class AnnotateApp:
             self._changed()
             raise ApiError(502, self.last_error) from None
 
-    def _refuse(self, status: int, message: str) -> ApiError:
+    def _refuse(self, status: int, message: str, **extra: Any) -> ApiError:
         self.last_error = message
         self._changed()
-        return ApiError(status, message)
+        return ApiError(status, message, **extra)
 
     def _save(self, task: Task) -> Path:
         try:
@@ -295,18 +646,27 @@ class AnnotateApp:
         prov = task.provenance
         steps = len(session.trajectory)
         size = png_size(png) if png else None
+        violations = session.tracker.violations()
         self._snapshot = {
             "seq": self.seq,
             "task": {"id": task.id, "instruction": task.instruction, "apps": task.apps, "context": task.context,
                      "template": task.template},
             "annotator": self.annotator,
+            "tokens": {"server": self.server_token, "task": self.task_token},
+            "run": self.run,
+            "note": self.note,
+            "saved": self.saved,
             "provenance": {"status": prov.status, "method": prov.method, "verified_by": prov.verified_by,
                            "verified_at": prov.verified_at.isoformat() if prov.verified_at else None,
                            "human_steps": prov.human_steps, "milestone_steps": prov.milestone_steps,
                            "initial_screenshot": prov.initial_screenshot,
-                           "initial_snapshot": prov.initial_snapshot, "note": prov.note},
+                           "initial_snapshot": prov.initial_snapshot, "note": prov.note,
+                           "annotation": prov.annotation},
+            "annotations": [{"number": a.number, "annotator": a.annotator, "at": a.at.isoformat(),
+                             "verdict": a.verdict, "steps": a.steps} for a in self._annotations],
             "checklist": [{"id": st.id, "assertion": st.assertion, "reached_at": st.reached_at,
-                           "done": st.reached_at is not None, "screen_ok": st.screen_ok}
+                           "done": st.reached_at is not None, "screen_ok": st.screen_ok,
+                           "violated": violations.get(st.id)}
                           for st in session.tracker.status],
             "premature": list(session.tracker.premature),
             "all_reached": session.tracker.done,
@@ -314,6 +674,7 @@ class AnnotateApp:
             "budget": task.step_budget,
             "over_budget": steps > task.step_budget,
             "trajectory": [describe(a) for a in session.trajectory],
+            "queue": self.queue.progress(self.task.id) if self.queue is not None else None,
             "version": self.version,
             "screen": {"width": size[0], "height": size[1]} if size else None,
             "last_error": self.last_error,

@@ -1,4 +1,5 @@
-"""``emukit annotate TASK_ID``: the annotator's verification web UI for one task."""
+"""``emukit annotate TASK_ID`` / ``emukit annotate --queue [FILTER]``: the annotator's verification web UI for
+one task, or for the tasks of a queue one after another."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ def _stop(signum: int, frame: object) -> None:
 def _serve(args: argparse.Namespace) -> None:
     from emukit import resources
     from emukit.annotate import AnnotateApp, AnnotateServer
+    from emukit.annotate.queue import TaskQueue
     from emukit.device.select import one_device
     from emukit.tasks.files import load_tasks
 
@@ -28,12 +30,26 @@ def _serve(args: argparse.Namespace) -> None:
     annotator = (args.annotator or getpass.getuser()).strip()
     if not annotator:
         raise ConfigError("--annotator must not be empty")
-    task = load_tasks(ids=[args.task_id], dirs=args.tasks_dir)[0]
-    folder = Path(task.source_path).parent  # saved back where it was found
+    queue = None
+    if args.queue is not None:
+        if args.task_id:
+            raise ConfigError("give a TASK_ID or --queue [FILTER], not both")
+        queue = TaskQueue.load(annotator, args.queue or None, dirs=args.tasks_dir,
+                               include_verified=args.include_verified)
+        first = queue.next_task()
+        if first is None:
+            raise ConfigError(f"nothing to annotate: {queue.summary()}")
+        task = first
+    elif args.task_id:
+        task = load_tasks(ids=[args.task_id], dirs=args.tasks_dir)[0]
+    else:
+        raise ConfigError("give the TASK_ID to annotate, or --queue [FILTER] for the next unverified tasks")
+    folder = Path(task.source_path).parent  # annotations are saved beside the task file
     resources.check_writable("tasks", Path(task.source_path))
     with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as driver:
         console.print(f"resetting {task.id} to its initial state on {driver.serial}...", highlight=False)
-        app = AnnotateApp(driver, task, tasks_folder=folder, annotator=annotator, data_dir=args.data_dir)
+        app = AnnotateApp(driver, task, tasks_folder=folder, annotator=annotator, data_dir=args.data_dir,
+                          queue=queue)
         app.start()
         try:
             server = AnnotateServer(app, args.port)
@@ -42,6 +58,8 @@ def _serve(args: argparse.Namespace) -> None:
         try:
             console.print(f"annotating {task.id} on {driver.serial}: open {server.url}  (Ctrl-C to stop)",
                           highlight=False, soft_wrap=True)
+            if queue is not None:
+                console.print(f"queue: {queue.summary()}", highlight=False)
             if not args.no_browser:
                 webbrowser.open(server.url)
             server.serve_forever()
@@ -67,9 +85,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     from emukit.commands.build import default_data_dir
     from emukit.commands.options import add_vdevice_mode
 
-    p = sub.add_parser("annotate", help="perform a task in a local web page and record it as its verified "
-                                        "reference trajectory")
-    p.add_argument("task_id", metavar="TASK_ID", help="the task (<task folder>/<TASK_ID>.yaml)")
+    p = sub.add_parser("annotate", help="perform a task in a local web page and save your verdict as an annotation "
+                                        "(emukit tasks accept makes one canonical)")
+    p.add_argument("task_id", metavar="TASK_ID", nargs="?", help="the task (<task folder>/<TASK_ID>.yaml)")
+    p.add_argument("--queue", nargs="?", const="", default=None, metavar="FILTER",
+                   help="annotate the tasks that wait for you one after another: not verified and not annotated "
+                        "by you, optionally only ids or templates matching FILTER (shell pattern, e.g. 'timer_*')")
+    p.add_argument("--include-verified", action="store_true",
+                   help="with --queue: verified tasks you have not annotated wait too (a second opinion)")
     p.add_argument("--device", help="device serial (default: the one attached, else an embedded virtual device)")
     p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default 0: any free port)")
     p.add_argument("--tasks-dir", "--tasks", dest="tasks_dir", type=Path, action="append", default=None,
@@ -77,7 +100,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                        "also $EMUKIT_TASKS)")
     p.add_argument("--data-dir", type=Path, default=default_data_dir(),
                    help="where a base snapshot's fingerprint goes when it has to be built")
-    p.add_argument("--annotator", default=None, help="name recorded as provenance.verified_by (default: the user)")
+    p.add_argument("--annotator", default=None, help="name recorded in your annotations (default: the user)")
     p.add_argument("--no-browser", action="store_true", help="only print the URL")
     add_vdevice_mode(p)
     p.set_defaults(func=_cmd_annotate)

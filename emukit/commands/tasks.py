@@ -1,4 +1,4 @@
-"""``emukit tasks list|verify|record``: the online milestone tasks."""
+"""``emukit tasks list|verify|record|accept|agreement``: the online milestone tasks and their annotations."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from emukit.errors import EmukitError
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    from emukit.tasks.annotations import load_annotations
     from emukit.tasks.files import load_tasks, task_folders
 
     console = make_console()
@@ -22,11 +23,14 @@ def _cmd_list(args: argparse.Namespace) -> int:
         print_error(console, "emukit tasks list", f"no tasks on the search path ({folders})")
         return 1
     table = Table(title=f"{len(tasks)} milestone tasks")
-    for col in ("id", "template", "context", "apps", "milestones", "steps", "budget", "status"):
+    for col in ("id", "template", "context", "apps", "milestones", "steps", "budget", "status", "annotations"):
         table.add_column(col, no_wrap=col == "id", overflow="fold")
     for t in tasks:
+        notes = load_annotations(Path(t.source_path).parent, t.id)
+        canonical = f" (#{t.provenance.annotation} canonical)" if t.provenance.annotation else ""
         table.add_row(t.id, t.template, t.context, ", ".join(t.apps), str(len(t.milestones)),
-                      str(len(t.provenance.reference)), str(t.step_budget), t.provenance.status)
+                      str(len(t.provenance.reference)), str(t.step_budget), t.provenance.status,
+                      f"{len(notes)}{canonical}" if notes else "-")
     console.print(table)
     console.print("folders: " + ", ".join(str(f) for f in task_folders(args.tasks_dir)), highlight=False,
                   soft_wrap=True)
@@ -96,6 +100,56 @@ def _cmd_record(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_accept(args: argparse.Namespace) -> int:
+    from emukit.tasks.annotations import accept_annotation
+    from emukit.tasks.files import load_tasks
+
+    console = make_console()
+    task = load_tasks(ids=[args.task_id], dirs=args.tasks_dir)[0]
+    done = accept_annotation(Path(task.source_path).parent, task, args.annotation, allow_longer=args.allow_longer)
+    for line in done.messages:
+        console.print(line, highlight=False, soft_wrap=True)
+    console.print(f"saved {done.path}", highlight=False, soft_wrap=True)
+    return 0
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _cmd_agreement(args: argparse.Namespace) -> int:
+    import json
+
+    from emukit.tasks.annotations import agreement, load_annotations
+    from emukit.tasks.files import load_tasks
+
+    console = make_console()
+    tasks = load_tasks(ids=args.task_ids or None, dirs=args.tasks_dir)
+    rows = [agreement(t, load_annotations(Path(t.source_path).parent, t.id)) for t in tasks]
+    if not args.all:
+        rows = [r for r in rows if r.annotations]
+    if args.json:
+        print(json.dumps([r.record() for r in rows], indent=2))
+        return 0
+    if not rows:
+        console.print("no task has annotations yet (emukit annotate saves them; --all lists every task)",
+                      highlight=False)
+        return 0
+    table = Table(title="annotator agreement per task (pairs of annotations by different annotators)")
+    for col in ("task", "annotations", "annotators", "verdicts", "steps", "canonical", "pairs", "same verdict",
+                "trajectory similarity", "same milestone steps", "milestone step MAD"):
+        table.add_column(col, no_wrap=col == "task", overflow="fold")
+    for r in rows:
+        canonical = "-" if r.canonical_steps is None else (
+            f"{r.canonical_steps}" + (f" (#{r.canonical_annotation})" if r.canonical_annotation else ""))
+        table.add_row(r.task_id, str(r.annotations), ", ".join(r.annotators),
+                      " ".join(f"{k} {v}" for k, v in sorted(r.verdicts.items())),
+                      " ".join(map(str, r.steps)) or "-", canonical, str(r.pairs), _fmt(r.verdict_agreement),
+                      _fmt(r.trajectory_similarity), _fmt(r.milestones_identical), _fmt(r.milestone_step_mad))
+    console.print(table)
+    return 0
+
+
 def _run(fn):
     def wrapped(args: argparse.Namespace) -> int:
         try:
@@ -145,3 +199,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--by", help="provenance.verified_by (default: the user, scripted)")
     common(q)
     q.set_defaults(func=_run(_cmd_record))
+
+    q = actions.add_parser("accept", help="make one annotation the task's canonical reference (or rejection)")
+    q.add_argument("task_id", metavar="TASK_ID")
+    q.add_argument("--annotation", type=int, required=True, metavar="N",
+                   help="the annotation number (annotations/<TASK_ID>/<N>.yaml; emukit tasks agreement lists them)")
+    q.add_argument("--allow-longer", action="store_true",
+                   help="accept a reference longer than the canonical one (the step budget grows with it)")
+    common(q, device=False)
+    q.set_defaults(func=_run(_cmd_accept))
+
+    q = actions.add_parser("agreement", help="how annotators' trajectories and milestone steps agree, per task")
+    q.add_argument("task_ids", nargs="*", metavar="TASK_ID")
+    q.add_argument("--all", action="store_true", help="list tasks without annotations too")
+    q.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    common(q, device=False)
+    q.set_defaults(func=_run(_cmd_agreement))

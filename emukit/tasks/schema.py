@@ -342,6 +342,7 @@ class Provenance(BaseModel):
     initial_screenshot: str | None = None  # path relative to tasks/, a PNG of the clean initial screen
     initial_snapshot: str | None = None  # the device snapshot name holding the initial state
     note: str = ""
+    annotation: int | None = None  # the annotation (annotations/<id>/<NNNN>.yaml) accepted as canonical
 
 
 class Task(BaseModel):
