@@ -305,10 +305,14 @@ def test_a_5mb_page_of_paragraphs_is_rendered_and_read():
                          for i in range(64000))
     html = f"<!DOCTYPE html><html><body><h1>TOP OF PAGE</h1>{paragraphs}</body></html>"
     assert len(html) > 5_000_000
+    from emukit.evaluate.render import DEFAULT_TIMEOUT_S
+
     started = time.monotonic()
-    res = shared_renderer().render(html, *GWORLD, screenshot=False)
+    # the product's default deadline, not the suite's shorter one: on a loaded 2-core machine this page takes
+    # 6-7 s, close to the suite's 6 s
+    res = shared_renderer().render(html, *GWORLD, screenshot=False, timeout_s=DEFAULT_TIMEOUT_S)
     assert res.ok, res.error
     assert node(res, "TOP OF PAGE").visible
     assert node(res, "Paragraph 0: plain text that goes on for a while to fill the page up.").visible
     assert res.diagnostics["hidden_nodes_omitted"] > 50000  # counted, not listed
-    assert time.monotonic() - started < 8
+    assert time.monotonic() - started < DEFAULT_TIMEOUT_S + 2

@@ -504,6 +504,10 @@ def test_tabs_tokens_note_keyboard_and_the_queue(shipped, driver, browser, tmp_p
         two.keyboard.type("te")
         _settled(two, 18)
         assert describe(app.session.trajectory[-1]) == "type 'Gate'"
+        two.evaluate("window.dispatchEvent(new Event('blur'))")  # the window lost the focus: a visible warning
+        assert two.is_visible("#focus-warn") and "cannot reach the device" in two.text_content("#focus-warn")
+        two.evaluate("window.dispatchEvent(new Event('focus'))")
+        assert not two.is_visible("#focus-warn")
         two.click("#note")  # keys go to the note while it is edited, not to the device
         two.keyboard.type("half done")
         assert "keys go to the note" in two.text_content("#typing")
