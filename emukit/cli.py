@@ -83,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
         build,
         devices,
         doctor,
+        estimator,
         evaluate,
         export,
         snapshots,
@@ -93,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.register(sub)
     audit.register(sub)
     evaluate.register(sub)
+    estimator.register(sub)
     devices.register(sub)
     snapshots.register(sub)
     tasks.register(sub)

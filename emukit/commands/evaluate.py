@@ -299,7 +299,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="output folder: results.json, report.html, cache/ (default: DATA_DIR/evaluations/"
                         "MODEL_FORMAT_CONDITION, DATA_DIR being --data-dir, $EMUKIT_DATA or ./data)")
     p.add_argument("--estimator", default="baseline",
-                   help="predictive-state estimator: baseline or module.path:ClassName")
+                   help="predictive-state estimator: baseline, a checkpoint of emukit estimator train (CKPT, "
+                        "CKPT:joint, CKPT:specialist) or module.path:ClassName")
     p.add_argument("--fidelity-dinov2", type=Path, default=None, help="local DINOv2 checkpoint folder")
     p.add_argument("--fidelity-siglip", type=Path, default=None, help="local SigLIP checkpoint folder")
     p.add_argument("--judge", default=None, metavar="BASE_URL#MODEL",

@@ -308,10 +308,15 @@ class BaselineEstimator(StateEstimator):
 
 
 def load_estimator(spec: str = "baseline") -> StateEstimator:
-    """``baseline`` or ``module.path:ClassName`` (a :class:`StateEstimator` subclass, built without
-    arguments) for a learned estimator."""
+    """``baseline``; a checkpoint folder of ``emukit estimator train`` (``CKPT``, or ``CKPT:joint`` /
+    ``CKPT:specialist``: :mod:`emukit.estimator.infer`); or ``module.path:ClassName`` (a
+    :class:`StateEstimator` subclass, built without arguments)."""
     if spec == "baseline":
         return BaselineEstimator()
+    from emukit.estimator.infer import is_checkpoint, load_learned
+
+    if is_checkpoint(spec):
+        return load_learned(spec)
     module, sep, attr = spec.partition(":")
     if not sep:
         raise ConfigError(f"estimator {spec!r}: expected 'baseline' or 'module.path:ClassName'")

@@ -1,0 +1,322 @@
+"""What the learned estimator reads and writes: the text serialisation of a model-visible history, the
+canonical state target, and the examples of a state-training export.
+
+**Information access** (seed 002 Section 3.2, Appendix C.6 / D.2). The input of one example is built by
+:func:`serialize` from exactly:
+
+* the family's schema instruction (Table 10) and the prediction-time task context reduced to
+  :data:`TASK_KEYS` (the tracked artifact's name and paths, the playlist), the same for both branches of a
+  pair;
+* the ordered model-visible observations and the actions taken on them;
+* the final (boundary) observation.
+
+Never: the shared action ``A_t``, record / pair / trajectory identifiers, the template's name, parameters,
+seed, ground-truth state, probe outcomes or logical-time records. :func:`serialize` takes only the pieces
+above as arguments, so nothing else can reach it; ``tests/estimator`` checks that sentinels planted in every
+excluded field of a row never appear in the input.
+
+**Observations as text** (a difference from the seed, whose estimator reads screenshots): each observation is
+the visible text of its UI hierarchy (node text, else content description, in document order, at most
+:data:`MAX_NODES` per screen, without the system bars' constant icons). The first observation is written in
+full (``O0: text | text | ...``), each later one as the texts that appeared since the one before
+(``O<i>: +appeared | +appeared``, at most :data:`MAX_ADDED`; ``(same)``; ``(less)`` when texts only went
+away), and the final (boundary) observation in full again (``F<n>: ...``). Actions are one compact line
+each (``A<i>: tap "Button [Start]"``, ``swipe 540,2022 -> 540,474 600ms``, ``wait 30000ms``, ``key 4``,
+``type "Gate"``, ``after 2000ms`` for a recorded delay); a tap or press also names the text under its point
+on the screen it was made on (``on="Desert Bloom"``: the row whose menu was opened, the word that was
+long-pressed), which a screenshot shows and the text alone would lose; such a tap's pixel coordinates are left
+out. Screenshots are not read.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from emukit.errors import ConfigError
+from emukit.evaluate.estimator import visible_nodes
+from emukit.wm.contracts import FAMILIES
+
+MAX_NODES = 24
+MAX_ADDED = 10
+STATE_PROMPT = "STATE:"
+
+#: seed 002 Table 10: the schema instruction per family
+INSTRUCTIONS = {
+    "persistent": "Predict the current persistent state of the specified artifact from the ordered Files "
+                  "interaction history while ignoring unrelated artifacts and paths.",
+    "clipboard": "Infer the current hidden clipboard state from the complete ordered GUI history and actions.",
+    "ordered": "Infer the current ordered contents of the specified playlist or playing queue while preserving "
+               "the exact effective item order.",
+    "temporal": "Infer the current timer state from the ordered visible history, including interaction-visible "
+                "temporal evidence.",
+}
+
+#: the keys of each family's canonical state (Table 10)
+STATE_KEYS = {
+    "persistent": ("destination_exists", "source_exists"),
+    "clipboard": ("clipboard_text", "clipboard_type"),
+    "ordered": ("collection_type", "ordered_items"),
+    "temporal": ("remaining_seconds", "timer_active"),
+}
+
+ACTION_FIELDS = ("type", "x", "y", "x2", "y2", "key", "text", "duration_ms", "wait_ms", "element")
+
+
+#: the system bar's decoration (always the same); the status bar clock and the shade are kept
+SYSTEM_DECORATION = {f"com.android.systemui:id/{n}" for n in ("battery", "wifi_signal", "mobile_signal", "back",
+                                                               "home", "recent_apps")}
+
+
+def screen_texts(xml: str) -> list[str]:
+    """The visible texts of one observation's hierarchy in document order (node text, else ``[description]``),
+    without the system bars' constant icons; at most :data:`MAX_NODES`."""
+    parts: list[str] = []
+    for node in visible_nodes(xml):
+        if node.resource_id in SYSTEM_DECORATION:
+            continue
+        label = node.text or f"[{node.content_desc}]"
+        parts.append(" ".join(label.split()))
+        if len(parts) >= MAX_NODES:
+            parts.append("...")
+            break
+    return parts
+
+
+def screen_text(xml: str) -> str:
+    """:func:`screen_texts` ``|``-separated."""
+    return " | ".join(screen_texts(xml))
+
+
+def screen_change(before: list[str], after: list[str]) -> str:
+    """What changed between two screens' texts: ``(same)``; else the texts that appeared (``+t``, in order,
+    at most :data:`MAX_ADDED`), or ``(less)`` when texts only went away."""
+    if before == after:
+        return "(same)"
+    left = list(before)
+    added = []
+    for t in after:
+        if t in left:
+            left.remove(t)
+        else:
+            added.append(t)
+    if not added:
+        return "(less)"
+    shown = [f"+{t}" for t in added[:MAX_ADDED]]
+    return " | ".join(shown + (["..."] if len(added) > MAX_ADDED else []))
+
+
+def text_under(xml: str, x: int, y: int) -> str | None:
+    """What a tap at (x, y) lands on as the screen shows it: the smallest text node containing the point,
+    else the first text of the list row at that height (a row's menu button, a word in a text view)."""
+    nodes = [n for n in visible_nodes(xml) if n.text and n.resource_id not in SYSTEM_DECORATION]
+    inside = [n for n in nodes if n.bounds[0] <= x < n.bounds[2] and n.bounds[1] <= y < n.bounds[3]]
+    if inside:
+        best = min(inside, key=lambda n: (n.bounds[2] - n.bounds[0]) * (n.bounds[3] - n.bounds[1]))
+        if (best.bounds[3] - best.bounds[1]) < 400:
+            return best.text
+    row = [n for n in nodes if n.bounds[1] <= y < n.bounds[3] and (n.bounds[3] - n.bounds[1]) < 400]
+    if not row:
+        return None
+    return min(row, key=lambda n: (n.bounds[1], n.bounds[0])).text
+
+
+def action_text(action: Mapping[str, Any], xml: str | None = None) -> str:
+    """One action's model-visible fields as one short line; with the observation it was taken on, a tap's
+    or press's point is also named by the text under it (``on="Desert Bloom"``), which a screenshot shows
+    and the text serialisation would otherwise lose."""
+    a = {k: action[k] for k in ACTION_FIELDS if action.get(k) is not None}
+    kind = str(a.get("type", "?"))
+    bits = [kind]
+    under = None
+    if xml and kind in ("tap", "long_press") and "x" in a and "y" in a:
+        under = text_under(xml, int(a["x"]), int(a["y"]))
+    if "x" in a and "y" in a and not (kind in ("tap", "long_press") and ("element" in a or under)):
+        bits.append(f"{a['x']},{a['y']}")  # a tap named by its element or the text under it needs no pixels
+    if "x2" in a and "y2" in a:
+        bits.append(f"-> {a['x2']},{a['y2']}")
+    if "key" in a:
+        bits.append(str(a["key"]))
+    if "text" in a:
+        bits.append(json.dumps(a["text"], ensure_ascii=False))
+    if "duration_ms" in a:
+        bits.append(f"{a['duration_ms']}ms")
+    if "element" in a:
+        bits.append(json.dumps(str(a["element"]), ensure_ascii=False))
+    if a.get("wait_ms"):
+        bits.append(f"after {a['wait_ms']}ms")
+    if under:
+        if json.dumps(under, ensure_ascii=False) not in str(a.get("element", "")):
+            bits.append("on=" + json.dumps(" ".join(under.split()), ensure_ascii=False))
+    return " ".join(bits)
+
+
+def serialize(family: str, history: Sequence[tuple[str, Mapping[str, Any]]], final_xml: str,
+              task: Mapping[str, Any] | None) -> str:
+    """The estimator's input text: instruction, task context, ``O<i>``/``A<i>`` lines, the final observation,
+    then :data:`STATE_PROMPT`. ``history`` is ``(hierarchy XML, canonical action dict)`` oldest first;
+    ``task`` is reduced to :data:`TASK_KEYS`."""
+    if family not in FAMILIES:
+        raise ConfigError(f"unknown family {family!r} (families: {', '.join(FAMILIES)})")
+    lines = [f"FAMILY {family}: {INSTRUCTIONS[family]}"]
+    task = normalize_task(task)
+    if task:
+        lines.append("TASK " + json.dumps(task, sort_keys=True, ensure_ascii=False))
+    previous: list[str] | None = None
+    steps = [*history, (final_xml, None)]
+    for i, (xml, action) in enumerate(steps):
+        texts = screen_texts(xml)
+        last = i == len(steps) - 1
+        shown = " | ".join(texts) if previous is None or last else screen_change(previous, texts)
+        lines.append(f"{'F' if last else 'O'}{i}: {shown}")
+        previous = texts
+        if action is not None:
+            lines.append(f"A{i}: {action_text(action, xml)}")
+    lines.append(STATE_PROMPT)
+    return "\n".join(lines)
+
+
+def target_text(family: str, state: Mapping[str, Any]) -> str:
+    """The canonical state as the compact JSON the estimator generates (sorted keys)."""
+    keys = STATE_KEYS[family]
+    missing = [k for k in keys if k not in state]
+    if missing:
+        raise ConfigError(f"a {family} state needs {', '.join(missing)}; got {sorted(state)}")
+    return json.dumps({k: state[k] for k in keys}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def parse_state(family: str, text: str) -> dict[str, Any] | None:
+    """The state a generated text holds (None when it is not a JSON object with the family's keys)."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        data = json.loads(text[start:end + 1])
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or set(data) != set(STATE_KEYS[family]):
+        return None
+    return data
+
+
+#: the task-context keys the estimator reads: what is tracked, never how it ends
+TASK_KEYS = ("source", "destination", "artifact", "playlist")
+
+
+def normalize_task(task: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The part of a prediction-time task context the estimator reads (:data:`TASK_KEYS`), the same whether
+    it comes from :func:`emukit.evaluate.run.estimator_task` at evaluation or :func:`task_context` in
+    training."""
+    return {k: task[k] for k in TASK_KEYS if task and isinstance(task.get(k), str) and task[k]}
+
+
+@functools.lru_cache(maxsize=None)
+def _template_state(family: str, template: str) -> dict[str, Any] | None:
+    """The ``state:`` block of a shipped or configured causal template (read once per process)."""
+    from emukit.templates.loader import load_templates
+
+    found = [t for t in load_templates(family=family) if t.name == template]
+    return dict(found[0].state) if found else None
+
+
+def task_context(family: str, template: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The task context of a training row (one branch, no outcomes): the tracked paths or playlist from the
+    pair's causal template's ``state:`` block with its parameters substituted, and the tracked artifact's
+    name (``params["target"]``), as :func:`emukit.evaluate.pairs.persistent_context` names them at
+    evaluation."""
+    from emukit.templates.sampler import substitute
+
+    ctx: dict[str, Any] = {}
+    state = _template_state(family, template)
+    if state is not None:
+        try:
+            ctx.update(substitute(state, dict(params), f"template {template}"))
+        except (ConfigError, KeyError, ValueError):
+            pass
+    if family == "persistent" and isinstance(params.get("target"), str):
+        ctx["artifact"] = params["target"]
+    if family == "ordered" and isinstance(params.get("playlist"), str):
+        ctx.setdefault("playlist", params["playlist"])
+    return normalize_task(ctx)
+
+
+@dataclass(frozen=True)
+class Example:
+    """One training or evaluation example: the serialised input and the canonical target."""
+
+    example_id: str
+    family: str
+    template: str
+    input: str
+    target: str
+
+
+def _read_text(root: Path, rel: str, where: str) -> str:
+    path = (root / rel).resolve()
+    if root.resolve() not in path.parents:
+        raise ConfigError(f"{where}: artifact path {rel!r} leaves the export folder")
+    try:
+        return path.read_text("utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read {rel}: {exc.strerror}") from None
+
+
+def row_example(row: Mapping[str, Any], root: Path, where: str) -> Example:
+    """An :class:`Example` of one ``state_train.jsonl`` / ``state_val.jsonl`` row (artifacts under
+    ``root``); ConfigError names the file, line and field at fault."""
+    try:
+        family = str(row["family"])
+        if family not in FAMILIES:
+            raise ConfigError(f"{where}: family: unknown family {family!r} (families: {', '.join(FAMILIES)})")
+        history = [(_read_text(root, step["observation"]["hierarchy"], where), step["action"])
+                   for step in row["history"]]
+        final = _read_text(root, row["final_observation"]["hierarchy"], where)
+        task = task_context(family, str(row["template"]), row.get("params") or {})
+        return Example(str(row["example_id"]), family, str(row["template"]), serialize(family, history, final, task),
+                       target_text(family, row["target"]))
+    except KeyError as exc:
+        raise ConfigError(f"{where}: missing field {exc.args[0]!r}") from None
+    except (TypeError, AttributeError) as exc:
+        raise ConfigError(f"{where}: malformed row: {exc}") from None
+
+
+def read_split(export: Path, split: str) -> Iterator[Example]:
+    """The examples of ``<export>/state_<split>.jsonl`` (``train`` or ``val``)."""
+    path = Path(export) / f"state_{split}.jsonl"
+    if not path.is_file():
+        raise ConfigError(f"{export}: no state_{split}.jsonl (write one with emukit export --format state-training "
+                          "--eval-seed N)")
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"{path}:{n}: not JSON: {exc.msg}") from None
+            if not isinstance(row, dict):
+                raise ConfigError(f"{path}:{n}: a row must be a JSON object")
+            yield row_example(row, Path(export), f"{path}:{n}")
+
+
+def load_examples(export: Path, families: Sequence[str] | None = None) -> tuple[list[Example], list[Example]]:
+    """(train, val) examples of a state-training export, optionally only ``families``; ConfigError for a
+    missing folder, an unknown family or an empty training split."""
+    export = Path(export)
+    if not export.is_dir():
+        raise ConfigError(f"state-training export {export} does not exist")
+    for f in families or ():
+        if f not in FAMILIES:
+            raise ConfigError(f"unknown family {f!r} (families: {', '.join(FAMILIES)})")
+    keep = set(families or FAMILIES)
+    train = [e for e in read_split(export, "train") if e.family in keep]
+    val_path = export / "state_val.jsonl"
+    val = [e for e in read_split(export, "val") if e.family in keep] if val_path.is_file() else []
+    if not train:
+        raise ConfigError(f"{export / 'state_train.jsonl'}: no training examples"
+                          + (f" for {', '.join(sorted(keep))}" if families else ""))
+    return train, val
