@@ -278,3 +278,40 @@ def test_emukit_evaluate_takes_the_checkpoint_as_its_estimator(trained, tmp_path
     for family in ("persistent", "clipboard", "ordered", "temporal"):
         assert result["metrics"]["state_exact"][family] == direct.exact[family], (family, result["metrics"])
     assert direct.macro is not None and direct.macro >= 0.5
+
+
+def test_a_pretrained_base_gets_lora_adapters_with_the_papers_ranks(export, tmp_path):
+    """``base_model``: a local checkpoint folder (here a small network and tokenizer saved with
+    ``save_pretrained``, standing in for a pretrained model this machine cannot download) stays frozen; each
+    phase trains a fresh peft LoRA adapter, rank 16 / alpha 32 for specialists and 32 / 64 for the student,
+    and the saved adapters reload behind the estimator interface."""
+    import peft
+    import transformers
+
+    from emukit.estimator.infer import LearnedEstimator
+    from emukit.estimator.model import Tokenizer, new_model
+
+    examples, _ = load_examples(export)
+    tok = Tokenizer.train([e.input for e in examples] + [e.target for e in examples], 400)
+    base = tmp_path / "base"
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok.backend, eos_token="<eos>", pad_token="<pad>",
+                                                unk_token="<unk>")
+    fast.save_pretrained(str(base))
+    small = EstimatorConfig.model_validate({"model": TINY["model"]})
+    new_model(small, tok.vocab_size).save_pretrained(str(base))
+    before = {k: v.clone() for k, v in transformers.LlamaForCausalLM.from_pretrained(str(base)).state_dict().items()}
+
+    cfg = EstimatorConfig.model_validate({**TINY, "base_model": str(base), "specialist_epochs": {
+        "persistent": 1, "clipboard": 1, "ordered": 1, "temporal": 1}, "student_epochs": 1})
+    out = tmp_path / "lora"
+    train(export, out, cfg)
+    for phase, rank, alpha in (("specialist_clipboard", 16, 32), ("joint", 32, 64), ("student", 32, 64)):
+        adapter = json.loads((out / phase / "adapter_config.json").read_text())
+        assert (adapter["r"], adapter["lora_alpha"], adapter["lora_dropout"]) == (rank, alpha, 0.05)
+        assert set(adapter["target_modules"]) == {"q_proj", "k_proj", "v_proj", "o_proj"}
+        assert not (out / phase / "model.safetensors").exists()  # only the adapter is saved
+    after = transformers.LlamaForCausalLM.from_pretrained(str(base)).state_dict()
+    assert all(torch.equal(before[k], after[k]) for k in before)  # the base stays frozen
+    est = LearnedEstimator(out)
+    assert isinstance(est._model("clipboard"), peft.PeftModel)
+    assert isinstance(est.generate("clipboard", examples[0].input), str)
