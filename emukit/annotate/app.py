@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import secrets
 import threading
 import time
@@ -176,6 +177,7 @@ class AnnotateApp:
         self._last_refresh = 0.0
         self._snapshot: dict[str, Any] = {}
         self._annotations: list[notes.Annotation] = []
+        self._queue_progress: dict[str, Any] | None = None
         self._load_annotations()
         self._changed()
 
@@ -545,16 +547,13 @@ class AnnotateApp:
                 flag("no_change", f"step {i} ({describe(session.trajectory[i - 1])}) changed nothing on the screen "
                                   "and reached no milestone", i)
         allowed = self._allowed_packages()
-        stretch: list[int] = []  # consecutive steps in one app outside the task's: one flag
-        for i, rec in enumerate([*self.records[1: steps + 1], StepRecord("", "", None)], 1):
-            if stretch and rec.package != self.records[stretch[0]].package:
-                first, last = stretch[0], stretch[-1]
-                when = f"step {first}" if first == last else f"steps {first}-{last}"
-                flag("outside_apps", f"after {when} the focused app is {self.records[first].package}, not one of "
-                                     f"the task's apps ({', '.join(self.task.apps)})", first)
-                stretch = []
-            if i <= steps and rec.package and rec.package not in allowed:
-                stretch.append(i)
+        focus = [(i, rec.package) for i, rec in enumerate(self.records[1: steps + 1], 1)]
+        for package, run in itertools.groupby(focus, key=lambda step: step[1]):  # one flag per stretch
+            if package and package not in allowed:
+                at = [i for i, _ in run]
+                when = f"step {at[0]}" if len(at) == 1 else f"steps {at[0]}-{at[-1]}"
+                flag("outside_apps", f"after {when} the focused app is {package}, not one of the task's apps "
+                                     f"({', '.join(self.task.apps)})", at[0])
         for mid, why in tracker.violations().items():
             flag("contradicted", f"milestone {mid}: {why}")
         undone = self._goal_undone()
@@ -605,11 +604,14 @@ class AnnotateApp:
         return a
 
     def _load_annotations(self) -> None:
+        """Re-read this task's annotations and the queue's progress (only when they can have changed: at the
+        start, after a save or an accept, on a new task; not on every poll)."""
         try:
             self._annotations = notes.load_annotations(self.folder, self.task.id)
         except ConfigError as exc:
             self._annotations = []
             self.last_error = f"reading the annotations failed: {exc}"
+        self._queue_progress = self.queue.progress(self.task.id) if self.queue is not None else None
 
     def _device(self, fn: Any, what: str) -> Any:
         try:
@@ -674,7 +676,7 @@ class AnnotateApp:
             "budget": task.step_budget,
             "over_budget": steps > task.step_budget,
             "trajectory": [describe(a) for a in session.trajectory],
-            "queue": self.queue.progress(self.task.id) if self.queue is not None else None,
+            "queue": self._queue_progress,
             "version": self.version,
             "screen": {"width": size[0], "height": size[1]} if size else None,
             "last_error": self.last_error,

@@ -30,6 +30,7 @@ out. Screenshots are not read.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Iterator, Mapping, Sequence
@@ -85,11 +86,6 @@ def screen_texts(xml: str) -> list[str]:
             parts.append("...")
             break
     return parts
-
-
-def screen_text(xml: str) -> str:
-    """:func:`screen_texts` ``|``-separated."""
-    return " | ".join(screen_texts(xml))
 
 
 def screen_change(before: list[str], after: list[str]) -> str:
@@ -233,10 +229,8 @@ def task_context(family: str, template: str, params: Mapping[str, Any]) -> dict[
     ctx: dict[str, Any] = {}
     state = _template_state(family, template)
     if state is not None:
-        try:
+        with contextlib.suppress(ConfigError, KeyError, ValueError):  # a parameter the template lacks: no paths
             ctx.update(substitute(state, dict(params), f"template {template}"))
-        except (ConfigError, KeyError, ValueError):
-            pass
     if family == "persistent" and isinstance(params.get("target"), str):
         ctx["artifact"] = params["target"]
     if family == "ordered" and isinstance(params.get("playlist"), str):

@@ -33,15 +33,13 @@ VARIANTS = ("student", "joint", "specialist")
 
 def is_checkpoint(spec: str) -> bool:
     """Whether ``spec`` (``CKPT`` or ``CKPT:variant``) names a trained estimator folder."""
-    path, _, _ = _split(spec)
-    return (Path(path) / MANIFEST).is_file()
+    return (Path(_split(spec)[0]) / MANIFEST).is_file()
 
 
-def _split(spec: str) -> tuple[str, str, str]:
+def _split(spec: str) -> tuple[str, str]:
+    """``(folder, variant)`` of ``CKPT`` (the student) or ``CKPT:variant``."""
     head, sep, tail = spec.rpartition(":")
-    if sep and tail in VARIANTS and head:
-        return head, sep, tail
-    return spec, "", "student"
+    return (head, tail) if sep and head and tail in VARIANTS else (spec, "student")
 
 
 class LearnedEstimator(StateEstimator):
@@ -97,5 +95,5 @@ class LearnedEstimator(StateEstimator):
 
 def load_learned(spec: str, *, device: str = "cpu") -> LearnedEstimator:
     """``CKPT`` (the student) or ``CKPT:student|joint|specialist``."""
-    path, _, variant = _split(spec)
+    path, variant = _split(spec)
     return LearnedEstimator(Path(path), variant, device=device)

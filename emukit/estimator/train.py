@@ -309,8 +309,3 @@ def train(export: Path, out: Path, cfg: EstimatorConfig, *, device: str = "cpu",
         raise ConfigError(f"--device {device}: no CUDA device is available here (use --device cpu)")
     torch.manual_seed(cfg.seed)
     return Trainer(cfg, out, device=device, progress=progress).run(export, resume=resume)
-
-
-def phase_names(manifest: dict[str, Any]) -> list[str]:
-    return [n for n, state in manifest.get("phases", {}).items() if state == "done"]
-

@@ -108,7 +108,7 @@ def add_annotation(folder: Path, task: Task, *, annotator: str, verdict: Verdict
     if verdict == "rejected" and not note.strip():
         raise ConfigError(f"task {task.id}: a rejection needs a note saying what is wrong with the task")
     where = annotations_dir(folder, task.id)
-    taken = {a.number for a in load_annotations(folder, task.id)}
+    taken = [int(p.stem) for p in where.glob("*.yaml") if p.stem.isdigit()]  # the names are the numbers
     number = max(taken, default=0) + 1
     while number <= MAX_NUMBER:
         a = Annotation(number=number, task_id=task.id, task_digest=task_digest(task), annotator=annotator.strip(),
