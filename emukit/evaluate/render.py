@@ -201,6 +201,11 @@ class _Slot:
     clean: bool = False  # the current document ran no script: the next one may replace it in place
     served: bool = False  # the prediction's document was served; every later main-frame navigation is refused
     navigations: list[str] = field(default_factory=list)  # main-frame navigations the prediction attempted
+    # Requests are logged only while this is set (from the moment the prediction's document is handed to the
+    # page until the next render starts) and the main frame shows the prediction's origin. The previous
+    # document, unfrozen before the next navigation, can still issue requests (an EventSource reconnecting, a
+    # timer) until the new one commits; they are refused but not blamed on the prediction.
+    current: bool = False
     refused: asyncio.Event = field(default_factory=asyncio.Event)  # set when one of them was refused
 
 
@@ -377,27 +382,34 @@ class Renderer:
         page = await ctx.new_page()
         slot = _Slot(page=page, cdp=await ctx.new_cdp_session(page), scale=scale, scripts=scripts)
 
+        def from_prediction() -> bool:
+            # Each navigated prediction has an origin of its own; until the main frame commits the new document
+            # its URL is still the previous one's, so what that document requests meanwhile is not counted.
+            return slot.current and _same_origin(page.main_frame.url, slot.doc_url)
+
         async def route(route: Any) -> None:
             request = route.request
             url = request.url
             if request.is_navigation_request() and request.frame == page.main_frame:
                 if url == slot.doc_url and not slot.served:
                     slot.served = True
+                    slot.current = True
                     await route.fulfill(status=200, body=slot.doc, content_type="text/html; charset=utf-8",
                                         headers={"cache-control": "no-store"})
-                else:  # the prediction navigating itself (refresh, location, link, form, history): 204 No
-                    # Content, which a browser never commits, so the rendered document stays the prediction
+                    return
+                if from_prediction():  # the prediction navigating itself (refresh, location, link, form, history)
                     slot.navigations.append(url)
                     slot.refused.set()
-                    await route.fulfill(status=204, body=b"", headers={"cache-control": "no-store"})
+                # 204 No Content, which a browser never commits, so the rendered document stays the prediction
+                await route.fulfill(status=204, body=b"", headers={"cache-control": "no-store"})
                 return
             asset = self.cdn.resolve(url) if self.cdn is not None else None
+            if from_prediction():
+                slot.log.append((url, request.resource_type, "served" if asset is not None else "blocked"))
             if asset is not None:
-                slot.log.append((url, request.resource_type, "served"))
                 await route.fulfill(status=200, body=asset.body, content_type=asset.content_type,
                                     headers={"access-control-allow-origin": "*", "cache-control": "max-age=86400"})
             else:
-                slot.log.append((url, request.resource_type, "blocked"))
                 await route.abort("blockedbyclient")
 
         def popup(p: Any) -> None:
@@ -529,6 +541,7 @@ class Renderer:
         diag["prepared"] = True
         page, w, h = slot.page, int(job.viewport[0]), int(job.viewport[1])
         times: dict[str, float] = {}
+        slot.current = False  # from here until the new document is handed over, requests are the old one's
         slot.log.clear()
         slot.navigations.clear()
         slot.refused.clear()
@@ -536,6 +549,7 @@ class Renderer:
         t = time.perf_counter()
         if slot.clean:  # no script ever ran in this document: replacing its content is as good as a new one
             slot.clean = False
+            slot.current = True
             await self._loaded(slot, page.set_content(job.html, wait_until="commit", timeout=0), diag)
         else:
             slot.doc_url = f"https://p{next(self._origins)}{ORIGIN_SUFFIX}/"

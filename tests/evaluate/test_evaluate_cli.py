@@ -103,7 +103,9 @@ def test_openai_endpoint_end_to_end_with_cache(renderer, tmp_path):
     page = ("<!DOCTYPE html><html><body style='margin:0'><div style='padding:200px 20px;font-size:40px'>"
             "<p>Notifications</p><p>Clock</p><p>Time's up</p><button>Stop</button>"
             "<p>Manage</p><p>Clear all</p></div></body></html>")
-    stub = Stub([(200, completion(page), 0, {}), ])
+    # Each answer takes 0.5 s, so that A and B of a pair are surely both in flight before either is answered
+    # (with instant answers a loaded machine could finish A before sending B, which then reads the cache).
+    stub = Stub([(200, completion(page), 0.5, {}), ])
     try:
         options = {"cache_dir": tmp_path / "cache", "concurrency": 2}
         pairs = [p for p in load_export(FIXTURE) if p.family == "temporal"]

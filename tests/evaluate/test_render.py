@@ -275,6 +275,26 @@ def test_each_prediction_gets_a_fresh_document():
             assert [n.text for n in res.evidence.nodes] == ["clean"]
 
 
+def test_requests_of_the_previous_document_are_not_blamed_on_the_next():
+    """A document that keeps requesting (a timer firing fetches, an EventSource reconnecting) is frozen while its
+    page waits in the pool and wakes when the page is reused; what it requests before the next prediction is
+    handed over must not appear in that prediction's external resources (it once made a self-contained page
+    fail the offline check in a full run)."""
+    from emukit.evaluate.render import Renderer
+
+    poller = ("<!DOCTYPE html><html><body><p>poller</p><script>"
+              "setInterval(() => { fetch('https://example.com/poll').catch(() => {}); }, 1);"
+              "try { new EventSource('https://example.com/events'); } catch (e) {}</script></body></html>")
+    plain = "<!DOCTYPE html><html><body><p>plain</p></body></html>"
+    with Renderer(pool_size=1, timeout_s=5) as r:  # one page: every render reuses the poller's page
+        for _ in range(3):
+            first = r.render(poller, *GWORLD)
+            assert first.ok and not first.evidence.offline_ok  # its own polling is its own
+            time.sleep(0.2)
+            after = r.render(plain, *GWORLD)
+            assert after.ok and after.evidence.external == () and after.evidence.offline_ok, after.evidence.external
+
+
 def test_rendering_is_deterministic_across_reused_pages():
     r = shared_renderer()
     html = fixture_html("visibility.html")
