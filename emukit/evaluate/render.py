@@ -201,11 +201,6 @@ class _Slot:
     clean: bool = False  # the current document ran no script: the next one may replace it in place
     served: bool = False  # the prediction's document was served; every later main-frame navigation is refused
     navigations: list[str] = field(default_factory=list)  # main-frame navigations the prediction attempted
-    # Requests are logged only while this is set (from the moment the prediction's document is handed to the
-    # page until the next render starts) and the main frame shows the prediction's origin. The previous
-    # document, unfrozen before the next navigation, can still issue requests (an EventSource reconnecting, a
-    # timer) until the new one commits; they are refused but not blamed on the prediction.
-    current: bool = False
     refused: asyncio.Event = field(default_factory=asyncio.Event)  # set when one of them was refused
 
 
@@ -383,9 +378,10 @@ class Renderer:
         slot = _Slot(page=page, cdp=await ctx.new_cdp_session(page), scale=scale, scripts=scripts)
 
         def from_prediction() -> bool:
-            # Each navigated prediction has an origin of its own; until the main frame commits the new document
-            # its URL is still the previous one's, so what that document requests meanwhile is not counted.
-            return slot.current and _same_origin(page.main_frame.url, slot.doc_url)
+            # Each navigated prediction has an origin of its own. The previous document, unfrozen before the next
+            # navigation, can still issue requests (a timer, an EventSource reconnecting) until the new one
+            # commits, and the main frame shows its origin until then: those are refused but not logged.
+            return _same_origin(page.main_frame.url, slot.doc_url)
 
         async def route(route: Any) -> None:
             request = route.request
@@ -393,7 +389,6 @@ class Renderer:
             if request.is_navigation_request() and request.frame == page.main_frame:
                 if url == slot.doc_url and not slot.served:
                     slot.served = True
-                    slot.current = True
                     await route.fulfill(status=200, body=slot.doc, content_type="text/html; charset=utf-8",
                                         headers={"cache-control": "no-store"})
                     return
@@ -541,7 +536,6 @@ class Renderer:
         diag["prepared"] = True
         page, w, h = slot.page, int(job.viewport[0]), int(job.viewport[1])
         times: dict[str, float] = {}
-        slot.current = False  # from here until the new document is handed over, requests are the old one's
         slot.log.clear()
         slot.navigations.clear()
         slot.refused.clear()
@@ -549,7 +543,6 @@ class Renderer:
         t = time.perf_counter()
         if slot.clean:  # no script ever ran in this document: replacing its content is as good as a new one
             slot.clean = False
-            slot.current = True
             await self._loaded(slot, page.set_content(job.html, wait_until="commit", timeout=0), diag)
         else:
             slot.doc_url = f"https://p{next(self._origins)}{ORIGIN_SUFFIX}/"
