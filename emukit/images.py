@@ -65,6 +65,11 @@ class BandCache:
             self.hits += 1
             return band
 
+    def count_hit(self) -> None:
+        """Count a hit on a band already looked up for this image (a band repeated within one image)."""
+        with self._lock:
+            self.hits += 1
+
     def put(self, key: bytes, band: Band) -> None:
         with self._lock:
             self._bands[key] = band
@@ -100,23 +105,53 @@ def _deflate_band(rows: np.ndarray, last: bool) -> Band:
     return data, zlib.adler32(raw), len(raw)
 
 
-def _encode_bands(pixels: np.ndarray, edges: list[int], final: bool, cache: BandCache | None) -> list[Band]:
-    """The compressed bands ``pixels[edges[i]:edges[i+1]]``, looked up in and added to ``cache``; ``final``:
-    this run holds the image's last band (which ends the deflate stream)."""
-    out: list[Band] = []
-    for i in range(len(edges) - 1):
-        rows = pixels[edges[i]:edges[i + 1]]
-        last = final and i == len(edges) - 2
-        if cache is None:
-            out.append(_deflate_band(rows, last))
+def _band_keys(pixels: np.ndarray, spans: list[tuple[int, int, bool]]) -> list[bytes]:
+    """The cache keys of ``pixels[lo:hi]`` for each (lo, hi, last) span: SHA-1 of the rows, shape, last."""
+    return [hashlib.sha1(pixels[lo:hi]).digest() + struct.pack(">II?", hi - lo, pixels.shape[1], last)
+            for lo, hi, last in spans]
+
+
+def _deflate_spans(pixels: np.ndarray, spans: list[tuple[int, int, bool]]) -> list[Band]:
+    """The compressed band of ``pixels[lo:hi]`` for each (lo, hi, last) span."""
+    return [_deflate_band(pixels[lo:hi], last) for lo, hi, last in spans]
+
+
+def _halves(items: list) -> list[list]:
+    """``items`` cut in two runs (one per thread); one run when there are fewer than two items."""
+    middle = len(items) // 2
+    return [items[:middle], items[middle:]] if middle else [items]
+
+
+def _in_threads(function, pixels: np.ndarray, items: list) -> list:
+    """``function(pixels, run)`` over both halves of ``items`` on the pool, results joined in order."""
+    if not items:
+        return []
+    futures = [_executor().submit(function, pixels, run) for run in _halves(items)]
+    return [result for future in futures for result in future.result()]
+
+
+def _encode_bands(pixels: np.ndarray, spans: list[tuple[int, int, bool]], cache: BandCache | None) -> list[Band]:
+    """The compressed bands of ``pixels`` for each (lo, hi, last) span.
+
+    With ``cache``, all bands are hashed first and looked up from this thread, so each distinct band that is
+    not cached counts one miss and is compressed once (a band repeated within the image is a hit), whatever
+    the threads' timing; only those bands are compressed, on both threads."""
+    if cache is None:
+        return _in_threads(_deflate_spans, pixels, spans)
+    keys = _in_threads(_band_keys, pixels, spans)
+    found: dict[bytes, Band | None] = {}
+    missing: list[int] = []  # the first index of each distinct band not in the cache
+    for i, key in enumerate(keys):
+        if key in found:
+            cache.count_hit()
             continue
-        key = hashlib.sha1(rows).digest() + struct.pack(">II?", *rows.shape, last)
-        band = cache.get(key)
-        if band is None:
-            band = _deflate_band(rows, last)
-            cache.put(key, band)
-        out.append(band)
-    return out
+        found[key] = cache.get(key)
+        if found[key] is None:
+            missing.append(i)
+    for i, band in zip(missing, _in_threads(_deflate_spans, pixels, [spans[i] for i in missing])):
+        found[keys[i]] = band
+        cache.put(keys[i], band)
+    return [found[key] for key in keys]  # type: ignore[misc]
 
 
 def _adler_concat(parts: list[tuple[int, int]]) -> int:
@@ -139,11 +174,8 @@ def encode_png(image: Image.Image, cache: BandCache | None = None) -> bytes:
         raise ValueError(f"cannot encode an empty {width}x{height} image")
     pixels = np.ascontiguousarray(np.asarray(image).reshape(height, width * 3))
     edges = [*range(0, height, BAND_ROWS), height]
-    middle = edges[len(edges) // 2] if len(edges) > 2 else height  # two runs of bands, one per thread
-    runs = [(0, middle), (middle, height)] if middle < height else [(0, height)]
-    futures = [_executor().submit(_encode_bands, pixels[lo:hi], [e - lo for e in edges if lo <= e <= hi],
-                                  hi == height, cache) for lo, hi in runs]
-    bands = [band for future in futures for band in future.result()]
+    spans = [(lo, hi, hi == height) for lo, hi in zip(edges, edges[1:])]
+    bands = _encode_bands(pixels, spans, cache)
     adler = _adler_concat([(ad, n) for _, ad, n in bands])
     idat = b"\x78\x01" + b"".join(data for data, _, _ in bands) + struct.pack(">I", adler)
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
