@@ -269,8 +269,9 @@ def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchReco
         except DeviceError as exc:
             # an action that could not be done on a working device (a fault, a crashed app, a missing
             # element) is retried with the next attempt; a device that stopped answering is replaced
-            raise Rejected("action_failed" if device_usable(driver) else "device_error",
-                           f"branch {name}: {exc}") from exc
+            if device_usable(driver):
+                raise Rejected("action_failed", f"branch {name}: {exc}") from exc
+            raise Rejected("device_error", f"branch {name}: {driver.serial} stopped answering: {exc}") from exc
     return branches, artifacts
 
 
