@@ -1,6 +1,7 @@
 """Benchmark: render + evidence + parse throughput of the offline renderer with a warm browser.
 
     python tools/bench_render.py [--n 60] [--runs 3] [--pool 4] [--no-screenshot] [--format gworld|code2world]
+    python tools/bench_render.py --large [--runs 5]
 
 Renders ``n`` realistic predictions (10-30 KB of HTML each, mixed families: Files search / folder listing,
 editor, playlist / queue, notification shade; the kind of page a GUI world model writes, with a style sheet,
@@ -8,6 +9,10 @@ inline SVG icons, a status bar and a keyboard) through one warm :class:`emukit.e
 runs the family parser on each, and prints predictions per second (median over ``runs``). What is measured
 per prediction: fresh document + load + settle + PNG screenshot (unless ``--no-screenshot``) + C.4
 visibility evidence + family parse.
+
+``--large`` renders one 5.1 MB page of 64,000 paragraphs ``runs`` times instead and prints the median load,
+evidence-reading and total times (the page the 5 MB test renders; more than 2,000 hidden regions, so most are
+counted, not listed).
 """
 
 from __future__ import annotations
@@ -132,6 +137,34 @@ def tree_cpu_seconds(root: int) -> float:
     return sum(ticks.get(p, 0) for p in keep) / os.sysconf("SC_CLK_TCK")
 
 
+def large_page() -> str:
+    paragraphs = "".join(f"<p>Paragraph {i}: plain text that goes on for a while to fill the page up.</p>"
+                         for i in range(64000))
+    return f"<!DOCTYPE html><html><body><h1>TOP OF PAGE</h1>{paragraphs}</body></html>"
+
+
+def bench_large(runs: int, viewport: tuple[int, int], scale: float) -> int:
+    html = large_page()
+    print(f"one page of {len(html.encode()) / 1e6:.1f} MB, {runs} runs, viewport {viewport[0]}x{viewport[1]} "
+          f"@{scale:g}, no screenshot, load average {os.getloadavg()[0]:.2f}")
+    timings: dict[str, list[float]] = {"load": [], "evidence": [], "total": []}
+    with Renderer(pool_size=1, timeout_s=60) as r:
+        for run in range(runs):
+            res = r.render(html, viewport, scale, screenshot=False)
+            if not res.ok:
+                print(f"run {run + 1}: {res.status}: {res.error}")
+                return 1
+            ms = res.diagnostics["timings_ms"]
+            for key in timings:
+                timings[key].append(ms[key])
+            print(f"run {run + 1}: load {ms['load']:.0f} ms, evidence {ms['evidence']:.0f} ms, total "
+                  f"{ms['total']:.0f} ms; {len(res.evidence.nodes)} nodes listed, "
+                  f"{res.diagnostics['hidden_nodes_omitted']} hidden ones counted")
+    print("median: " + ", ".join(f"{k} {statistics.median(v):.0f} ms" for k, v in timings.items())
+          + f"; load average now {os.getloadavg()[0]:.2f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=60, help="predictions per run")
@@ -140,9 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--format", default="gworld", choices=("gworld", "code2world"))
     ap.add_argument("--no-screenshot", action="store_true", help="skip the PNG (parse-only scoring)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--large", action="store_true", help="time one 5.1 MB page instead")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     viewport, scale = viewport_for(args.format)
+    if args.large:
+        return bench_large(args.runs, viewport, scale)
     preds = [make(KINDS[i % len(KINDS)], rng) for i in range(args.n)]
     sizes = [len(h.encode()) for h, _, _ in preds]
     print(f"{args.n} predictions, HTML {min(sizes) / 1024:.1f}-{max(sizes) / 1024:.1f} KB "

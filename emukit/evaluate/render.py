@@ -46,6 +46,7 @@ import concurrent.futures
 import contextlib
 import importlib.util
 import itertools
+import json
 import os
 import shutil
 import threading
@@ -550,11 +551,11 @@ class Renderer:
             await self._loaded(slot, page.goto(slot.doc_url, wait_until="commit", timeout=0), diag)
         times["load"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        read = await _evaluate(page, READ_JS, {"vw": w, "vh": h, "grid": GRID, "minOpacity": MIN_OPACITY,
-                                             "minInViewport": MIN_IN_VIEWPORT, "minUnoccluded": MIN_UNOCCLUDED,
-                                             "denseStep": DENSE_STEP_PX, "denseMaxCols": DENSE_MAX_COLS,
-                                             "denseMaxRows": DENSE_MAX_ROWS, "maxHidden": MAX_HIDDEN_NODES,
-                                             "frames": 2 if slot.scripts else 0, "timers": slot.scripts})
+        read = await _read_isolated(slot.cdp, {
+            "vw": w, "vh": h, "grid": GRID, "minOpacity": MIN_OPACITY, "minInViewport": MIN_IN_VIEWPORT,
+            "minUnoccluded": MIN_UNOCCLUDED, "denseStep": DENSE_STEP_PX, "denseMaxCols": DENSE_MAX_COLS,
+            "denseMaxRows": DENSE_MAX_ROWS, "maxHidden": MAX_HIDDEN_NODES, "frames": 2 if slot.scripts else 0,
+            "timers": slot.scripts})
         times["evidence"] = (time.perf_counter() - t) * 1000
         png = None
         if job.screenshot:
@@ -609,15 +610,35 @@ def _external_refs(refs: list[dict[str, str]], log: list[tuple[str, str, str]], 
     return out
 
 
-async def _evaluate(page: Any, script: str, arg: Any) -> Any:
-    """``page.evaluate``; a document replaced while the script ran is a navigation away."""
+#: Chromium's answers when the document (and with it the reading world) went away during the read.
+_GONE = ("context was destroyed", "cannot find context", "navigat", "target closed", "promise was collected")
+
+
+async def _read_isolated(cdp: Any, opts: dict[str, Any]) -> dict[str, Any]:
+    """Run :data:`READ_JS` in a JavaScript world of its own on the page's current document and return its
+    answer. The world shares the DOM with the prediction's scripts but none of their globals or prototypes,
+    so a page that replaces ``getComputedStyle``, ``Range.prototype.getClientRects``, ``Array.prototype``
+    methods or ``JSON.stringify`` cannot change what is read (tested). A document replaced while the script
+    ran is a navigation away."""
     try:
-        return await page.evaluate(script, arg)
+        tree = await cdp.send("Page.getFrameTree")
+        world = await cdp.send("Page.createIsolatedWorld", {"frameId": tree["frameTree"]["frame"]["id"],
+                                                            "worldName": "emukit-evidence"})
+        answer = await cdp.send("Runtime.evaluate", {
+            "expression": f"({READ_JS})({json.dumps(opts)})", "contextId": world["executionContextId"],
+            "awaitPromise": True, "returnByValue": True})
     except Exception as exc:
-        if "context was destroyed" in str(exc) or "navigation" in str(exc).lower():
+        if any(sign in str(exc).lower() for sign in _GONE):
             raise _NavigatedAway(f"the page navigated away while it was read ({str(exc).splitlines()[0][:200]})") \
                 from exc
         raise
+    if "exceptionDetails" in answer:
+        details = answer["exceptionDetails"]
+        message = (details.get("exception") or {}).get("description") or details.get("text", "")
+        if any(sign in message.lower() for sign in _GONE):
+            raise _NavigatedAway(f"the page navigated away while it was read ({message.splitlines()[0][:200]})")
+        raise RuntimeError(f"reading the evidence failed: {message.splitlines()[0][:300] if message else details}")
+    return json.loads(answer["result"]["value"])
 
 
 def _same_origin(url: str, doc_url: str) -> bool:

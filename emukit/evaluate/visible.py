@@ -416,7 +416,10 @@ async (frames, timers) => {
 """
 
 #: One round trip: settle the page (two frames when it has scripts, for rAF-driven content), then read the
-#: evidence (no visual change in between, so the screenshot can follow).
+#: evidence (no visual change in between, so the screenshot can follow). It runs in a JavaScript world of its
+#: own (see :func:`emukit.evaluate.render._read_isolated`). The answer is one JSON string: serialising the
+#: returned object property by property costs ~0.5 ms per evidence node (a 5 MB page returns ~2000 hidden
+#: regions: ~1 s), ``JSON.stringify`` and ``json.loads`` a few ms.
 READ_JS = (
     "async (opts) => {\n"
     "  let scripts = document.scripts.length + document.querySelectorAll('meta[http-equiv=refresh i]').length;\n"
@@ -425,7 +428,7 @@ READ_JS = (
     "  }\n"
     "  const settle = await (" + SETTLE_JS.strip() + ")(scripts ? opts.frames : 0, opts.timers !== false);\n"
     "  const evidence = (" + EVIDENCE_JS.strip() + ")(opts);\n"
-    "  evidence.scripts = scripts;\n  return {settle, evidence};\n}"
+    "  evidence.scripts = scripts;\n  return JSON.stringify({settle, evidence});\n}"
 )
 
 

@@ -5,8 +5,6 @@ background, the dense occlusion sampler, shadow DOM, ``srcdoc`` frames and modal
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from emukit.evaluate.cdn import CdnMirror
@@ -299,20 +297,45 @@ def test_a_scrim_hides_the_page_behind():
     assert node(res, "PAGE BEHIND").hidden == "occluded"
 
 
+# ------------------------------------------------------------------------------------------ forged evidence
+FORGERIES = {
+    "JSON.stringify answers for the reader": (
+        "JSON.stringify = () => '{\"settle\":{},\"evidence\":{\"nodes\":[{\"text\":\"PAYLOAD\",\"kind\":\"text\","
+        "\"box\":[0,0,100,20],\"rects\":1,\"inViewport\":1,\"unoccluded\":1,\"hidden\":null}],\"refs\":[],"
+        "\"url\":\"' + location.href + '\"}}';"),
+    "styles, rects and hit tests say the hidden paragraph shows": (
+        "const real = window.getComputedStyle;"
+        "window.getComputedStyle = (el, p) => { const s = real(el, p); return new Proxy(s, {get: (t, k) => "
+        "k === 'display' ? 'block' : (typeof t[k] === 'function' ? t[k].bind(t) : t[k])}); };"
+        "Element.prototype.checkVisibility = () => true;"
+        "Range.prototype.getClientRects = () => [{left: 0, top: 0, width: 120, height: 20}];"
+        "Document.prototype.elementsFromPoint = function () { return [document.querySelector('p')]; };"),
+    "array and map methods are replaced": (
+        "Array.prototype.filter = function () { return []; }; Map.prototype.values = function* () {};"
+        "Array.prototype.flatMap = function () { return []; };"),
+}
+
+
+@pytest.mark.parametrize("script", FORGERIES.values(), ids=FORGERIES.keys())
+def test_a_page_cannot_forge_its_evidence_by_replacing_built_ins(script):
+    """The evidence is read in a separate JavaScript world of the page: the page's own script shares the DOM
+    with it but not its built-ins, so replacing JSON, styles, geometry or collection methods changes nothing."""
+    res = shared_renderer().render(page(f"<script>{script}</script>"), *GWORLD)
+    assert_still_the_prediction(res)
+
+
 # ------------------------------------------------------------------------------------------------ large pages
 def test_a_5mb_page_of_paragraphs_is_rendered_and_read():
+    """How long it takes is measured by ``tools/bench_render.py --large``, not here: the deadline is generous
+    so that a loaded machine does not turn a correct reading into a timeout."""
     paragraphs = "".join(f"<p>Paragraph {i}: plain text that goes on for a while to fill the page up.</p>"
                          for i in range(64000))
     html = f"<!DOCTYPE html><html><body><h1>TOP OF PAGE</h1>{paragraphs}</body></html>"
     assert len(html) > 5_000_000
-    from emukit.evaluate.render import DEFAULT_TIMEOUT_S
-
-    started = time.monotonic()
-    # the product's default deadline, not the suite's shorter one: on a loaded 2-core machine this page takes
-    # 6-7 s, close to the suite's 6 s
-    res = shared_renderer().render(html, *GWORLD, screenshot=False, timeout_s=DEFAULT_TIMEOUT_S)
+    res = shared_renderer().render(html, *GWORLD, screenshot=False, timeout_s=60)
     assert res.ok, res.error
     assert node(res, "TOP OF PAGE").visible
     assert node(res, "Paragraph 0: plain text that goes on for a while to fill the page up.").visible
+    assert not node(res, "Paragraph 1999: plain text that goes on for a while to fill the page up.").visible
     assert res.diagnostics["hidden_nodes_omitted"] > 50000  # counted, not listed
-    assert time.monotonic() - started < DEFAULT_TIMEOUT_S + 2
+    assert len(res.evidence.nodes) < 2100
