@@ -17,6 +17,7 @@ os.environ["HOME"] = str(_SESSION_HOME)
 os.environ.setdefault("EMUKIT_HOME", str(_SESSION_HOME / ".emukit"))
 
 from emukit.device.adbserver import AdbServer, free_port  # noqa: E402
+from tests.postgres import PostgresServer, postgres_server  # noqa: E402
 
 _ADB_PORT = free_port()
 os.environ["ANDROID_ADB_SERVER_PORT"] = str(_ADB_PORT)
@@ -75,3 +76,16 @@ def adb_device(vdevice, adb_server):
     import adbutils
 
     return adbutils.AdbClient(port=adb_server.port).device(vdevice.serial)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for this test session (see ``tests/postgres.py``)."""
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.fixture
+def pg_url(pg_server: PostgresServer) -> str:
+    """The URL of a fresh, empty database on the session's server."""
+    return pg_server.new_database()

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any, Self
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import DBAPIError, IntegrityError, ProgrammingError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 import emukit
 from emukit.records import PairRecord, Rejection
+from emukit.store import schema
 from emukit.store.artifacts import ArtifactStore
 from emukit.store.audit import audit_store, referenced_artifacts
 from emukit.store.convert import (
@@ -35,17 +36,7 @@ from emukit.store.convert import (
 )
 from emukit.store.engine import WRITE_OPTION, create_store_engine, default_url, redact, scrub
 from emukit.store.errors import StoreError
-from emukit.store.models import (
-    SCHEMA_VERSION,
-    Base,
-    BranchRow,
-    PairRow,
-    RejectionRow,
-    Run,
-    StoreMeta,
-    TemplateRow,
-    utcnow,
-)
+from emukit.store.models import BranchRow, PairRow, RejectionRow, Run, TemplateRow, utcnow
 
 ARTIFACTS_DIRNAME = "artifacts"
 _BATCH = 200
@@ -110,26 +101,20 @@ class Store:
             raise StoreError(f"database {self.url}: {scrub(str(exc), self._url)}") from None
 
     def _init_schema(self) -> None:
-        """Create missing tables and check the schema version (several processes may do this at once)."""
-        for attempt in range(3):
-            try:
-                with self._write() as s, s.begin():
-                    Base.metadata.create_all(s.connection())
-                    meta = s.get(StoreMeta, "schema_version")
-                    if meta is None:
-                        s.add(StoreMeta(key="schema_version", value=str(SCHEMA_VERSION)))
-                    elif int(meta.value) > SCHEMA_VERSION:
-                        raise StoreError(f"database {self.url} has schema version {meta.value}; this emukit "
-                                         f"({emukit.__version__}) knows version {SCHEMA_VERSION}: upgrade emukit")
-                return
-            except (IntegrityError, ProgrammingError) as exc:  # PostgreSQL: another process created it first
-                if attempt == 2:
-                    raise StoreError(f"cannot open database {self.url}: {scrub(str(exc.orig), self._url)}") \
-                        from None
-            except DBAPIError as exc:
-                raise StoreError(f"cannot open database {self.url}: {scrub(str(exc.orig), self._url)}") from None
-            except SQLAlchemyError as exc:
-                raise StoreError(f"cannot open database {self.url}: {scrub(str(exc), self._url)}") from None
+        """Create or upgrade the schema in place (:mod:`emukit.store.schema`); several processes may open a
+        new database at once. A database at the current revision is only read."""
+        try:
+            with self.engine.connect() as conn:
+                if schema.is_current(conn):
+                    return
+            with self._write() as s, s.begin():
+                schema.upgrade(s.connection(), emukit.__version__)
+        except schema.SchemaError as exc:
+            raise StoreError(f"database {self.url} {exc}") from None
+        except DBAPIError as exc:
+            raise StoreError(f"cannot open database {self.url}: {scrub(str(exc.orig), self._url)}") from None
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot open database {self.url}: {scrub(str(exc), self._url)}") from None
 
     # -- runs and templates -------------------------------------------------------------------------------
 
@@ -227,6 +212,8 @@ class Store:
                     return False
                 other = s.execute(select(PairRow.template, PairRow.seed, PairRow.slot)
                                   .where(PairRow.pair_id == record.pair_id)).first()
+                if other is not None and tuple(other) == key:  # committed by a concurrent writer since the
+                    return False  # check above (PostgreSQL's read committed: each statement sees new commits)
                 if other is not None:
                     raise StoreError(f"pair_id {record.pair_id} is already stored under work key {tuple(other)}, "
                                      f"not {key}")

@@ -65,6 +65,8 @@ def create_store_engine(url: str, *, busy_timeout_s: float = 30.0, durable: bool
     except (ArgumentError, ValueError) as exc:
         raise StoreError(f"invalid database URL {redact(url)!r}: expected dialect[+driver]://[user[:password]@]"
                          f"host/database or sqlite:///path ({exc.__class__.__name__})") from None
+    if parsed.drivername == "postgresql":  # SQLAlchemy's default would be psycopg2; emukit's extra is psycopg 3
+        parsed = parsed.set(drivername="postgresql+psycopg")
     safe = redact(parsed)
     kwargs: dict[str, Any] = {"echo": echo}
     memory = is_sqlite(parsed) and parsed.database in (None, "", ":memory:")
@@ -79,7 +81,7 @@ def create_store_engine(url: str, *, busy_timeout_s: float = 30.0, durable: bool
     except NoSuchModuleError:
         raise StoreError(f"database URL {safe!r}: unknown database kind {parsed.drivername!r}") from None
     except ImportError as exc:
-        hint = " (for PostgreSQL: pip install 'psycopg[binary]' and use postgresql+psycopg://)" \
+        hint = " (for PostgreSQL: pip install 'emukit[postgres]', which installs psycopg 3)" \
             if parsed.get_backend_name() == "postgresql" else ""
         raise StoreError(f"database URL {safe!r}: its driver is not installed: {scrub(str(exc), parsed)}{hint}") \
             from None

@@ -25,7 +25,6 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-SCHEMA_VERSION = 1
 SHA_LEN = 64
 NAME_LEN = 255
 

@@ -107,6 +107,21 @@ def test_cli_sigkill_and_resume_exact_count(vdevice, adb_server, tmp_path):
         assert store.count_pairs() == 6
 
 
+def test_cli_builds_into_a_postgresql_store(vdevice, adb_server, tmp_path, pg_url):
+    """``--db postgresql://...`` (no driver named: psycopg 3) on the tests' real PostgreSQL server."""
+    data = tmp_path / "data"
+    proc = _cli(adb_server, vdevice.serial, data, "--db", pg_url, "--count", "2", "--template", "copy_direct")
+    out = proc.communicate(timeout=300)[0].decode()
+    assert proc.returncode == 0, out
+    assert "database: " + pg_url.replace("postgresql://", "postgresql+psycopg://", 1) in out
+    assert "2 of 2 wanted now stored" in out and not (data / "emukit.db").exists()
+    with Store(pg_url, data_dir=data) as store:
+        pairs = list(store.pairs())
+        assert len(pairs) == 2 and {p.template for p in pairs} == {"copy_direct"}
+        assert all(p.validation.accepted for p in pairs) and store.audit() == []
+        assert [r.command for r in store.runs()] == ["build-pairs"]
+
+
 @pytest.mark.parametrize(("fault", "rejected"), [("crash", True), ("offline 12", True), ("drop", False)])
 def test_fault_mid_branch_is_rejected_then_retried(vdevice, adb_server, tmp_path, monkeypatch, fault, rejected):
     """crash: the next action fails, the attempt is rejected and the slot retried; offline: the device stops

@@ -62,11 +62,11 @@ def _arm(die_at: str) -> None:
         os.replace = replace  # type: ignore[assignment]
 
 
-def _writer(data_dir: str, n: int, die_at: str, conn: Connection) -> None:
+def _writer(data_dir: str, n: int, die_at: str, conn: Connection, url: str | None = None) -> None:
     """The writer process: resume the build of slots 0..n-1, reporting how many pairs it added."""
     if die_at:
         _arm(die_at)
-    store = Store(data_dir=data_dir, durable=False)
+    store = Store(url, data_dir=data_dir, durable=False)
     conn.send("ready")
     done = store.done_slots(TEMPLATE, SEED)
     added = 0
@@ -78,10 +78,10 @@ def _writer(data_dir: str, n: int, die_at: str, conn: Connection) -> None:
 
 
 class Writer:
-    def __init__(self, data_dir: Path, n: int, die_at: str = "") -> None:
+    def __init__(self, data_dir: Path, n: int, die_at: str = "", url: str | None = None) -> None:
         self.conn, child = multiprocessing.get_context("fork").Pipe(duplex=False)
         self.proc = multiprocessing.get_context("fork").Process(target=_writer,
-                                                                args=(str(data_dir), n, die_at, child))
+                                                                args=(str(data_dir), n, die_at, child, url))
         self.proc.start()
         child.close()
         assert self.conn.poll(60) and self.conn.recv() == "ready"
@@ -107,9 +107,9 @@ class Writer:
         return was_killed
 
 
-def _check(data_dir: Path) -> set[int]:
+def _check(data_dir: Path, url: str | None = None) -> set[int]:
     """The store opens and is sound; every pair equals what the writer built. Returns the done slots."""
-    with Store(data_dir=data_dir, durable=False) as store:
+    with Store(url, data_dir=data_dir, durable=False) as store:
         assert store.audit() == []
         done = store.done_slots(TEMPLATE, SEED)
         assert store.count_pairs() == len(done)
