@@ -194,6 +194,7 @@ class _Slot:
     cdp: Any
     scale: float
     scripts: bool = True  # JavaScript enabled in the page's context
+    frame_id: str = ""  # the main frame's DevTools id: the same for the page's life, across navigations
     size: tuple[int, int] = (0, 0)
     log: list[tuple[str, str, str]] = field(default_factory=list)  # (url, resource type, served|blocked)
     doc_url: str = ""
@@ -376,7 +377,9 @@ class Renderer:
     async def _new_slot(self, scale: float, scripts: bool = True) -> _Slot:
         ctx = await self._context(scale, scripts)
         page = await ctx.new_page()
-        slot = _Slot(page=page, cdp=await ctx.new_cdp_session(page), scale=scale, scripts=scripts)
+        cdp = await ctx.new_cdp_session(page)
+        frame_id = (await cdp.send("Page.getFrameTree"))["frameTree"]["frame"]["id"]
+        slot = _Slot(page=page, cdp=cdp, scale=scale, scripts=scripts, frame_id=frame_id)
 
         def from_prediction() -> bool:
             # Each navigated prediction has an origin of its own. The previous document, unfrozen before the next
@@ -551,7 +554,7 @@ class Renderer:
             await self._loaded(slot, page.goto(slot.doc_url, wait_until="commit", timeout=0), diag)
         times["load"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        read = await _read_isolated(slot.cdp, {
+        read = await _read_isolated(slot, {
             "vw": w, "vh": h, "grid": GRID, "minOpacity": MIN_OPACITY, "minInViewport": MIN_IN_VIEWPORT,
             "minUnoccluded": MIN_UNOCCLUDED, "denseStep": DENSE_STEP_PX, "denseMaxCols": DENSE_MAX_COLS,
             "denseMaxRows": DENSE_MAX_ROWS, "maxHidden": MAX_HIDDEN_NODES, "frames": 2 if slot.scripts else 0,
@@ -610,35 +613,41 @@ def _external_refs(refs: list[dict[str, str]], log: list[tuple[str, str, str]], 
     return out
 
 
-#: Chromium's answers when the document (and with it the reading world) went away during the read.
 _GONE = ("context was destroyed", "cannot find context", "navigat", "target closed", "promise was collected")
 
 
-async def _read_isolated(cdp: Any, opts: dict[str, Any]) -> dict[str, Any]:
+async def _read_isolated(slot: _Slot, opts: dict[str, Any]) -> dict[str, Any]:
     """Run :data:`READ_JS` in a JavaScript world of its own on the page's current document and return its
     answer. The world shares the DOM with the prediction's scripts but none of their globals or prototypes,
     so a page that replaces ``getComputedStyle``, ``Range.prototype.getClientRects``, ``Array.prototype``
     methods or ``JSON.stringify`` cannot change what is read (tested). A document replaced while the script
     ran is a navigation away."""
     try:
-        tree = await cdp.send("Page.getFrameTree")
-        world = await cdp.send("Page.createIsolatedWorld", {"frameId": tree["frameTree"]["frame"]["id"],
-                                                            "worldName": "emukit-evidence"})
-        answer = await cdp.send("Runtime.evaluate", {
+        world = await slot.cdp.send("Page.createIsolatedWorld", {"frameId": slot.frame_id,
+                                                                 "worldName": "emukit-evidence"})
+        answer = await slot.cdp.send("Runtime.evaluate", {
             "expression": f"({READ_JS})({json.dumps(opts)})", "contextId": world["executionContextId"],
             "awaitPromise": True, "returnByValue": True})
     except Exception as exc:
-        if any(sign in str(exc).lower() for sign in _GONE):
-            raise _NavigatedAway(f"the page navigated away while it was read ({str(exc).splitlines()[0][:200]})") \
-                from exc
+        if _gone(str(exc)):
+            raise _navigated_away(str(exc)) from exc
         raise
     if "exceptionDetails" in answer:
         details = answer["exceptionDetails"]
         message = (details.get("exception") or {}).get("description") or details.get("text", "")
-        if any(sign in message.lower() for sign in _GONE):
-            raise _NavigatedAway(f"the page navigated away while it was read ({message.splitlines()[0][:200]})")
+        if _gone(message):
+            raise _navigated_away(message)
         raise RuntimeError(f"reading the evidence failed: {message.splitlines()[0][:300] if message else details}")
     return json.loads(answer["result"]["value"])
+
+
+def _gone(message: str) -> bool:
+    """Chromium's answer when the document (and with it the reading world) went away during the read."""
+    return any(sign in message.lower() for sign in _GONE)
+
+
+def _navigated_away(message: str) -> _NavigatedAway:
+    return _NavigatedAway(f"the page navigated away while it was read ({message.splitlines()[0][:200]})")
 
 
 def _same_origin(url: str, doc_url: str) -> bool:

@@ -32,31 +32,29 @@ def is_current(conn: Connection) -> bool:
     if VERSION_TABLE not in tables or "store_meta" not in tables:
         return False
     revision = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
-    meta = conn.execute(text("SELECT value FROM store_meta WHERE key = 'schema_version'")).scalar()
-    return revision == [HEAD] and meta == str(SCHEMA_VERSION)
+    return revision == [HEAD] and _meta_version(conn) == SCHEMA_VERSION
 
 
-def upgrade(conn: Connection, emukit_version: str) -> str | None:
-    """Bring the database behind ``conn`` (inside a write transaction) to :data:`HEAD`.
-
-    Returns what was done (``"created"``, ``"stamped 0001 and upgraded"``, ``"upgraded from 000N"``) or None
-    when it was current; raises :class:`SchemaError` for a database this code must not touch.
-    """
+def upgrade(conn: Connection, emukit_version: str) -> None:
+    """Bring the database behind ``conn`` (inside a write transaction) to :data:`HEAD`; raises
+    :class:`SchemaError`, changing nothing, for a database this code must not touch."""
     from alembic import command
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
     from alembic.util import CommandError
 
-    if conn.dialect.name == "postgresql":
-        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY})
     cfg = _config(conn)
     script = ScriptDirectory.from_config(cfg)
+    if script.get_current_head() != HEAD:
+        raise SchemaError(f"cannot be upgraded: the migrations' head is {script.get_current_head()}, but this "
+                          f"emukit ({emukit_version}) expects {HEAD}")
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY})
     tables = set(inspect(conn).get_table_names())
     meta_version = _meta_version(conn) if "store_meta" in tables else None
     if meta_version is not None and meta_version > SCHEMA_VERSION:
         raise SchemaError(f"has schema version {meta_version}; this emukit ({emukit_version}) knows version "
                           f"{SCHEMA_VERSION}: upgrade emukit")
-    done: str | None
     if VERSION_TABLE in tables:
         current = MigrationContext.configure(conn).get_current_revision()
         try:
@@ -66,20 +64,13 @@ def upgrade(conn: Connection, emukit_version: str) -> str | None:
         if not known:
             raise SchemaError(f"is at schema revision {current}, which this emukit ({emukit_version}) does not "
                               f"know (newest known: {HEAD}): upgrade emukit")
-        done = None if current == HEAD else f"upgraded from {current or 'nothing'}"
     elif "pairs" in tables or "runs" in tables:  # made before migrations: exactly the 0001 tables
         if meta_version != 1:
             raise SchemaError(f"has emukit tables but schema version {meta_version} and no {VERSION_TABLE} "
                               "table: it was not made by emukit, or its schema record was lost")
         command.stamp(cfg, "0001")
-        done = "stamped 0001 and upgraded" if HEAD != "0001" else "stamped 0001"
-    else:
-        done = "created"
     command.upgrade(cfg, "head")
-    if script.get_current_head() != HEAD:
-        raise SchemaError(f"the migrations' head is {script.get_current_head()}, but the code expects {HEAD}")
     _set_meta_version(conn)
-    return done
 
 
 def _config(conn: Connection) -> Any:

@@ -15,7 +15,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 import emukit.store.migrations as migrations
 from emukit.store import Store, StoreError, schema
@@ -125,7 +125,7 @@ def test_processes_opening_a_new_postgresql_database_at_once_migrate_it_once(pg_
     for p in procs:
         p.join(60)
     assert [p.exitcode for p in procs] == [0, 0, 0, 0]
-    engine = create_engine(pg_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    engine, _ = create_store_engine(pg_url)
     try:
         with engine.connect() as conn:
             assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [schema.HEAD]
