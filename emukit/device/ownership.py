@@ -250,3 +250,27 @@ class SerialClaim:
             self.path.with_suffix(".json").unlink()
         os.close(self.fd)
         self.fd = -1
+
+
+@dataclass
+class PortClaim:
+    """This command's hold on one embedded device's adb port (and so its console and gRPC ports), so that
+    two emukit commands on one machine never pick the same free ports in the moment between checking them
+    and the device binding them. ``$EMUKIT_HOME/locks/port<adb port>.lock``, dropped by the kernel if the
+    command dies."""
+
+    port: int
+    path: Path
+    fd: int
+
+    @classmethod
+    def try_acquire(cls, adb_port: int) -> Self | None:
+        """The claim, or None while another live command holds it."""
+        path = home_dir() / "locks" / f"port{adb_port}.lock"
+        fd = _try_lock(path)
+        return None if fd is None else cls(adb_port, path, fd)
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from emukit.device.adbserver import AdbServer
 from emukit.device.launcher import DeviceLauncher, VirtualLauncher
+from emukit.device.ownership import PortClaim
 from emukit.device.virtual import FIRST_TEST_PORT, port_pair_free
 from emukit.errors import DeviceError
 
@@ -109,19 +110,24 @@ class DevicePool:
         self.check_on_release = check_on_release
         self.max_relaunches = max_relaunches  # per device; then it is retired (dropped)
         self.leases_total = 0
+        self._port_claims: list[PortClaim] = []  # embedded devices' ports, held until close()
 
     @classmethod
     def virtual(cls, n: int, adb_server: AdbServer, state_root: Path, *, start_port: int = FIRST_TEST_PORT,
                 check_on_lease: bool = True, check_on_release: bool = True, **launcher_kwargs: object
                 ) -> DevicePool:
         """A pool of ``n`` virtual devices on consecutive free adb ports (from ``start_port``), with state
-        dirs ``state_root/emulator-N``; ``launcher_kwargs`` go to each :class:`VirtualLauncher`."""
-        ports = consecutive_adb_ports(n, start_port)
+        dirs ``state_root/emulator-N``; ``launcher_kwargs`` go to each :class:`VirtualLauncher`. The ports
+        are claimed (:class:`~emukit.device.ownership.PortClaim`) until :meth:`close`, so concurrent emukit
+        commands on one machine, sharing one adb server, never start devices on the same serial."""
+        claims = claim_consecutive_adb_ports(n, start_port)
         launchers: list[DeviceLauncher] = [
-            VirtualLauncher(port, Path(state_root) / f"emulator-{port - 1}", adb_server,
+            VirtualLauncher(c.port, Path(state_root) / f"emulator-{c.port - 1}", adb_server,
                             **launcher_kwargs)  # type: ignore[arg-type]
-            for port in ports]
-        return cls(launchers, check_on_lease=check_on_lease, check_on_release=check_on_release)
+            for c in claims]
+        pool = cls(launchers, check_on_lease=check_on_lease, check_on_release=check_on_release)
+        pool._port_claims = claims
+        return pool
 
     # --- start / close ------------------------------------------------------------------------------
 
@@ -169,6 +175,9 @@ class DevicePool:
             for slot in self._slots:
                 if slot.state != "dropped":
                     slot.state = "stopped"
+        for claim in self._port_claims:
+            claim.release()
+        self._port_claims = []
 
     def __enter__(self) -> Self:
         self.start()
@@ -298,3 +307,24 @@ def consecutive_adb_ports(count: int, start: int = FIRST_TEST_PORT) -> list[int]
             return ports
         port = bad + 2
     raise DeviceError(f"no {count} consecutive free port pairs from {start} on 127.0.0.1")
+
+
+def claim_consecutive_adb_ports(count: int, start: int = FIRST_TEST_PORT) -> list[PortClaim]:
+    """Like :func:`consecutive_adb_ports`, but each port is also claimed for this command; ports another
+    live emukit command claimed are skipped even while its devices are still starting."""
+    port = start
+    while True:
+        ports = consecutive_adb_ports(count, port)
+        claims: list[PortClaim] = []
+        for p in ports:
+            claim = PortClaim.try_acquire(p)
+            if claim is None:
+                break
+            claims.append(claim)
+        if len(claims) == count:
+            # Claimed: check again, since a device may have bound a port between the first check and the claim.
+            if all(port_pair_free(c.port) for c in claims):
+                return claims
+        for claim in claims:
+            claim.release()
+        port = ports[len(claims)] + 2 if len(claims) < count else ports[0] + 2

@@ -4,6 +4,8 @@ timeout / close bookkeeping (with a scripted launcher that needs no device)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -12,7 +14,7 @@ import pytest
 
 from emukit.device import boot
 from emukit.device.launcher import DeviceLauncher
-from emukit.device.pool import DevicePool, consecutive_adb_ports
+from emukit.device.pool import DevicePool, claim_consecutive_adb_ports, consecutive_adb_ports
 from emukit.errors import DeviceError
 
 
@@ -28,6 +30,34 @@ def pool(adb_server, tmp_path_factory):
 def test_consecutive_ports():
     ports = consecutive_adb_ports(3, start=31000)
     assert ports[0] % 2 == 1 and ports == [ports[0], ports[0] + 2, ports[0] + 4]
+
+
+def test_ports_claimed_by_another_command_are_skipped():
+    """Two emukit commands on one machine (here: this test and a child process, same EMUKIT_HOME) asking for
+    ports at the same time get disjoint ones, and a dead holder's claims are free again."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from emukit.device.pool import claim_consecutive_adb_ports as c; "
+         "print(' '.join(str(x.port) for x in c(2, 31101)), flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        held = [int(p) for p in holder.stdout.readline().split()]
+        assert len(held) == 2
+        mine = claim_consecutive_adb_ports(2, 31101)
+        try:
+            assert not {c.port for c in mine} & set(held), (held, [c.port for c in mine])
+            assert mine[1].port == mine[0].port + 2
+        finally:
+            for claim in mine:
+                claim.release()
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=10)
+    again = claim_consecutive_adb_ports(2, 31101)
+    try:
+        assert [c.port for c in again] == held  # the holder exited: its ports are free to claim
+    finally:
+        for claim in again:
+            claim.release()
 
 
 def test_virtual_pool_started_with_setup_applied(pool, adb_server):
