@@ -132,6 +132,9 @@ class BuildOptions:
     attempt_timeout_s: float = 60.0  # a device that does not finish an attempt in time is given up on
     vdevice_screen: tuple[int, int, int] | None = None  # display (w, h, dpi) of the embedded virtual devices
     vdevice_mode: str = "deterministic"  # behaviour of the embedded virtual devices (VDEVICE_MODES)
+    artifacts_dir: Path | None = None  # artifact root (default $EMUKIT_ARTIFACTS, else DATA_DIR/artifacts)
+    share_work: bool | None = None  # take work from the store's job queue (default: when the store is PostgreSQL)
+    queue_heartbeat_s: float = 30.0  # a sharing builder silent this long loses its jobs to the others
 
 
 SNAPSHOT_TIMEOUT_FACTOR = 5  # building a base snapshot may take this many attempt timeouts
@@ -196,9 +199,11 @@ class PairRunner:
                 tp.in_flight.add(slot)
                 return tp, slot, tp.attempts.get(slot, 0)
 
-    def _attempt(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int) -> bool:
-        """Run the device part of one attempt and hand the rest to the finisher; True when the finisher now
-        owns the slot (it releases it), False when the attempt ended here (rejected on the device)."""
+    def _run_on_device(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int
+                       ) -> tuple[PairContext, dict, Artifacts] | None:
+        """The device part of one attempt (base snapshot, both branches): what the host part needs, or None
+        when the attempt was rejected on the device (recorded). Raises DeviceError (recorded too) when the
+        device failed or stopped answering in time."""
         t = tp.template
         seed = self.options.seed
         params = sample_params(t, rng_for(t.name, seed, slot, attempt))
@@ -217,10 +222,18 @@ class PairRunner:
             self._reject(tp, slot, ctx, rej, driver.serial)
             if rej.reason == "device_error":
                 raise DeviceError(rej.detail) from rej
+            return None
+        return ctx, branches, artifacts
+
+    def _attempt(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int) -> bool:
+        """Run the device part of one attempt and hand the rest to the finisher; True when the finisher now
+        owns the slot (it releases it), False when the attempt ended here (rejected on the device)."""
+        ran = self._run_on_device(driver, tp, slot, attempt)
+        if ran is None:
             return False
         self._finishing.acquire()  # back-pressure: a few finished attempts wait at most
         try:
-            self._finisher.submit(self._finish, tp, slot, ctx, branches, artifacts, driver.serial)
+            self._finisher.submit(self._finish, tp, slot, *ran, driver.serial)
         except BaseException:
             self._finishing.release()
             raise
@@ -238,29 +251,37 @@ class PairRunner:
             if ctx.attempt + 1 >= self.options.max_attempts:
                 tp.exhausted.add(slot)
 
+    def _check_and_store(self, tp: TemplateProgress, slot: int, ctx: PairContext, branches: dict,
+                         artifacts: Artifacts, device: str) -> bool:
+        """Host part of an attempt: check the pair and store it atomically; True when the work key holds a
+        pair now (this one, or one a concurrent builder stored first), False when the pair was rejected
+        (recorded). Store failures propagate."""
+        try:
+            record = assemble_pair(ctx, branches, artifacts, device)
+        except Rejected as rej:
+            self._reject(tp, slot, ctx, rej, device)
+            return False
+        t0 = time.perf_counter()
+        added = self.store.add_pair(record, slot, artifacts.blobs)
+        store_ms = (time.perf_counter() - t0) * 1000
+        with self.lock:
+            tp.attempted_now += 1
+            tp.done.add(slot)
+            if added:
+                tp.accepted_now += 1
+                timing = {f"{b}.{k}": v for b, br in record.branches.items() for k, v in br.timings_ms.items()}
+                timing["pair.store"] = store_ms
+                timing["pair.family"] = ctx.template.family  # type: ignore[assignment]
+                self.timings.append(timing)
+        self.on_progress(self.total_done, self.total_wanted, ctx.template.name)
+        return True
+
     def _finish(self, tp: TemplateProgress, slot: int, ctx: PairContext, branches: dict,
                 artifacts: Artifacts, device: str) -> None:
-        """Host part of an attempt, off the device's critical path: check the pair, then store it
-        atomically (or its rejection)."""
+        """The finisher's job, off the device's critical path: :meth:`_check_and_store`, then release the
+        slot."""
         try:
-            try:
-                record = assemble_pair(ctx, branches, artifacts, device)
-            except Rejected as rej:
-                self._reject(tp, slot, ctx, rej, device)
-                return
-            t0 = time.perf_counter()
-            added = self.store.add_pair(record, slot, artifacts.blobs)
-            store_ms = (time.perf_counter() - t0) * 1000
-            with self.lock:
-                tp.attempted_now += 1
-                tp.done.add(slot)
-                if added:
-                    tp.accepted_now += 1
-                    timing = {f"{b}.{k}": v for b, br in record.branches.items() for k, v in br.timings_ms.items()}
-                    timing["pair.store"] = store_ms
-                    timing["pair.family"] = ctx.template.family  # type: ignore[assignment]
-                    self.timings.append(timing)
-            self.on_progress(self.total_done, self.total_wanted, ctx.template.name)
+            self._check_and_store(tp, slot, ctx, branches, artifacts, device)
         except Exception as exc:  # noqa: BLE001 - the store failed: report it, the slot is tried again later
             with self.lock:
                 self.errors.append(f"{ctx.template.name} slot {slot}: {type(exc).__name__}: {exc}")
@@ -417,8 +438,28 @@ def check_options(options: BuildOptions) -> None:
 
     if options.vdevice_mode not in VDEVICE_MODES:
         raise ConfigError(f"--vdevice-mode: {options.vdevice_mode!r} is not one of {', '.join(VDEVICE_MODES)}")
+    if options.queue_heartbeat_s <= 0:
+        raise ConfigError(f"--queue-heartbeat must be positive, got {options.queue_heartbeat_s}")
     if not options.templates:
         raise ConfigError("no templates selected")
+
+
+def make_runner(options: BuildOptions, store: Store, on_progress=None) -> PairRunner:
+    """The runner for this build: work shared with other builders through the store's PostgreSQL job queue
+    (:mod:`emukit.builder.shared`) when the store is PostgreSQL (or ``share_work`` says so), else planned
+    in this process."""
+    from emukit.builder import shared
+
+    share = options.share_work if options.share_work is not None else shared.is_postgresql(store)
+    if not share:
+        return PairRunner(options, store, on_progress)
+    try:
+        import asyncpg  # noqa: F401
+        import pgqueuer  # noqa: F401
+    except ImportError as exc:
+        raise ConfigError(f"sharing work through the PostgreSQL store needs the job queue ({exc.name} is not "
+                          "installed): pip install 'emukit[postgres]', or give --local-work") from None
+    return shared.SharedPairRunner(options, store, on_progress, heartbeat_s=options.queue_heartbeat_s)
 
 
 @dataclass
@@ -455,14 +496,16 @@ class PreparedBuild:
 def prepare_build(options: BuildOptions, on_progress=None) -> PreparedBuild:
     """Check the options, open the store, the adb server and the device pool (see :class:`PreparedBuild`)."""
     check_options(options)
-    store = Store(options.db_url, data_dir=options.data_dir)
+    store = Store(options.db_url, data_dir=options.data_dir, artifacts_dir=options.artifacts_dir)
     from emukit.device.ownership import leftover_note
 
     stale = leftover_note()
     notes: list[str] = [stale] if stale else []
     server = AdbServer(options.adb_port)
     try:
-        runner = PairRunner(options, store, on_progress)
+        runner = make_runner(options, store, on_progress)
+        if hasattr(runner, "describe"):
+            notes.append(runner.describe())
         server.start()
         pool, workers = make_pool(options, server, notes.append)
     except BaseException:

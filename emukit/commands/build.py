@@ -56,7 +56,9 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
                                serials=args.device or [], max_attempts=args.max_attempts,
                                adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
                                attempt_timeout_s=args.attempt_timeout, vdevice_screen=args.vdevice_screen,
-                               vdevice_mode=args.vdevice_mode)
+                               vdevice_mode=args.vdevice_mode, artifacts_dir=args.artifacts,
+                               share_work=False if args.local_work else None,
+                               queue_heartbeat_s=args.queue_heartbeat)
         build = prepare_build(options)  # every input error is reported here, before any progress is drawn
         for note in build.notes:
             console.print(note, highlight=False, soft_wrap=True)
@@ -90,7 +92,13 @@ def _where(console: Console, args: argparse.Namespace, runner) -> None:
                   f"(seed {runner.options.seed})", highlight=False, soft_wrap=True)
     console.print(f"data dir: {data_dir.resolve()}\ndatabase: {store.url}\nartifacts: "
                   f"{Path(store.artifacts.root).resolve()}", highlight=False, soft_wrap=True)
-    console.print(f"next:  emukit export{data}{db} --out {export}\n"
+    plan = getattr(runner, "plan", None)
+    if plan is not None:
+        console.print(f"shared work: plan {plan} on the store's job queue; {runner.jobs_done} job(s) done by this "
+                      f"builder; {runner.orphans_removed} orphaned artifact(s) removed", highlight=False,
+                      soft_wrap=True)
+    env = "" if args.artifacts is None else f"EMUKIT_ARTIFACTS={args.artifacts} "
+    console.print(f"next:  {env}emukit export{data}{db} --out {export}\n"
                   f"       emukit evaluate --pairs {export} --model ref:surface --condition observation",
                   highlight=False, soft_wrap=True)
 
@@ -130,6 +138,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data-dir", type=Path, default=default_data_dir(),
                    help="artifacts, base-snapshot fingerprints and the default SQLite store (default ./data)")
     p.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
+    p.add_argument("--artifacts", type=Path, default=None, metavar="DIR",
+                   help="artifact root (default $EMUKIT_ARTIFACTS, else DATA_DIR/artifacts); builders on several "
+                        "machines sharing one PostgreSQL store give the same shared folder")
+    p.add_argument("--local-work", action="store_true",
+                   help="with a PostgreSQL store, plan the work in this process instead of sharing it with "
+                        "other builders through the store's job queue")
+    p.add_argument("--queue-heartbeat", type=float, default=30.0, metavar="S",
+                   help="sharing builders: one silent this long (killed, cut off) loses its jobs to the others "
+                        "(default 30)")
     p.add_argument("--max-attempts", type=int, default=3, help="attempts per slot before it is replaced")
     p.add_argument("--attempt-timeout", type=float, default=60.0, metavar="S",
                    help="seconds one attempt may take on a device (default 60); a device that does not answer "

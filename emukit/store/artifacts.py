@@ -186,6 +186,20 @@ class ArtifactStore:
                 bad.append(path)
         return bad
 
+    def unreferenced(self, referenced: Iterable[str]) -> list[Path]:
+        """Objects whose hash is not in ``referenced``, and crashed writers' temporary files, whatever
+        their age (what :meth:`gc` would delete once they are old enough)."""
+        keep = set(referenced)
+        found: list[Path] = []
+        if not self.root.is_dir():
+            return found
+        for path in sorted(self.root.glob("*/*/*")):
+            match = _OBJECT_RE.match(path.name)
+            is_tmp = path.name.startswith(".") and path.name.endswith(TMP_SUFFIX)
+            if is_tmp or (match and match.group(1) not in keep):
+                found.append(path)
+        return found
+
     def gc(self, referenced: Iterable[str], *, grace_s: float = 3600.0) -> list[Path]:
         """Delete objects whose hash is not in ``referenced``, and crashed writers' temporary files.
 
@@ -193,16 +207,9 @@ class ArtifactStore:
         the pair's rows, so a young unreferenced object may belong to a pair being committed right now.
         Folders are kept (a concurrent writer may be about to use them). Returns the deleted paths.
         """
-        keep = set(referenced)
         cutoff = time.time() - grace_s
         removed: list[Path] = []
-        if not self.root.is_dir():
-            return removed
-        for path in sorted(self.root.glob("*/*/*")):
-            match = _OBJECT_RE.match(path.name)
-            is_tmp = path.name.startswith(".") and path.name.endswith(TMP_SUFFIX)
-            if not (is_tmp or (match and match.group(1) not in keep)):
-                continue
+        for path in self.unreferenced(referenced):
             try:
                 if path.stat().st_mtime > cutoff:
                     continue

@@ -8,6 +8,7 @@ holds at most one pair, so a resumed build skips what is done and never duplicat
 from __future__ import annotations
 
 import json
+import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,7 @@ from emukit.store.errors import StoreError
 from emukit.store.models import BranchRow, PairRow, RejectionRow, Run, TemplateRow, utcnow
 
 ARTIFACTS_DIRNAME = "artifacts"
+ARTIFACTS_ENV = "EMUKIT_ARTIFACTS"  # a shared artifact root (several builders on one store)
 _BATCH = 200
 
 
@@ -49,12 +51,16 @@ class Store:
     threads; several processes may open the same data dir. Errors are :class:`StoreError` naming the URL
     with its password hidden.
 
+    ``artifacts_dir`` (default ``$EMUKIT_ARTIFACTS``, else ``<data_dir>/artifacts``) is the artifact root:
+    builders on several machines sharing one PostgreSQL store give the same shared folder (a network
+    filesystem path) so every machine can read every pair's artifacts (docs/scale-out.md).
+
     ``busy_timeout_s``: how long a SQLite writer waits for another one. ``durable=False`` skips fsyncs
     (artifacts) and full SQLite syncs: still safe against a killed process, not against a power cut.
     """
 
-    def __init__(self, url: str | None = None, *, data_dir: Path | str, busy_timeout_s: float = 30.0,
-                 durable: bool = True, echo: bool = False) -> None:
+    def __init__(self, url: str | None = None, *, data_dir: Path | str, artifacts_dir: Path | str | None = None,
+                 busy_timeout_s: float = 30.0, durable: bool = True, echo: bool = False) -> None:
         self.data_dir = Path(data_dir)
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -63,7 +69,8 @@ class Store:
         self.engine, self._url = create_store_engine(url or default_url(self.data_dir),
                                                      busy_timeout_s=busy_timeout_s, durable=durable, echo=echo)
         self.url = redact(self._url)
-        self.artifacts = ArtifactStore(self.data_dir / ARTIFACTS_DIRNAME, durable=durable)
+        root = artifacts_dir or os.environ.get(ARTIFACTS_ENV) or self.data_dir / ARTIFACTS_DIRNAME
+        self.artifacts = ArtifactStore(Path(root), durable=durable)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(self.engine.execution_options(**{WRITE_OPTION: True}), expire_on_commit=False)
         try:
