@@ -177,8 +177,11 @@ class SharedPairRunner(PairRunner):
             tp.done = self.store.done_slots(name, self.options.seed)
 
     async def _serve(self, pool: DevicePool, workers: int) -> None:
-        import asyncpg
-        from pgqueuer import AsyncpgDriver, Queries, QueueManager, RetryRequested
+        try:
+            import asyncpg
+            from pgqueuer import AsyncpgDriver, Queries, QueueManager, RetryRequested
+        except ImportError as exc:  # make_runner checked already; a broken install still says what to do
+            raise ConfigError(f"the job queue needs {exc.name}: pip install 'emukit[postgres]'") from None
 
         conn = await asyncpg.connect(asyncpg_dsn(self.store))
         executor = ThreadPoolExecutor(max_workers=workers + 1, thread_name_prefix="pair-job")

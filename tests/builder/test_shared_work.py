@@ -18,6 +18,7 @@ import psycopg
 
 from emukit.builder.run import BuildOptions, PairRunner, make_runner
 from emukit.builder.shared import SharedPairRunner, open_jobs
+from emukit.device.ownership import leftovers, reap
 from emukit.store import Store
 from emukit.templates import load_templates
 
@@ -76,8 +77,12 @@ def test_three_builders_share_a_request_and_one_is_killed(adb_server, tmp_path, 
                     held = [r[0] for r in conn.execute(
                         "SELECT id FROM pgqueuer WHERE status = 'picked' AND queue_manager_id = %s", (wid,))]
             time.sleep(0.1)
-        os.killpg(victim.proc.pid, signal.SIGKILL)  # with its virtual device, mid-job
+        os.killpg(victim.proc.pid, signal.SIGKILL)  # mid-job
         victim.finish(20)
+        # what `emukit devices --reap` does on the dead builder's machine: its device is stopped, its records go
+        # (leftovers are the devices whose owner died; the survivors' devices are not among them)
+        for item in leftovers():
+            reap(item)
         killed_at = conn.execute("SELECT count(*) FROM pairs").fetchone()[0]
         assert killed_at < COUNT
 
