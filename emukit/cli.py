@@ -86,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         estimator,
         evaluate,
         export,
+        nightly,
         snapshots,
         tasks,
     )
@@ -101,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     annotate.register(sub)
     avd.register(sub)
     doctor.register(sub)
+    nightly.register(sub)
 
     vdev = sub.add_parser("vdevice", help="run and inspect virtual devices")
     vsub = vdev.add_subparsers(dest="vcommand", required=True)

@@ -1,0 +1,141 @@
+"""The nightly rebuild's configuration file (YAML, validated; every error names file, line and field).
+
+Relative paths in the file are relative to the file's folder, so a config checked in next to its reports
+means the same from any working directory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from emukit.yamlmodel import load_yaml_model
+
+FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
+SUITES = ("d-stress", "interference")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Devices(_Strict):
+    """Exactly one of: AVD names to launch (KVM), serials already attached, or embedded virtual devices."""
+
+    avds: list[str] = Field(default_factory=list, description="AVDs to launch headless for the night")
+    serials: list[str] = Field(default_factory=list, description="devices already attached to adb")
+    virtual: int = Field(default=0, ge=0, le=16, description="embedded virtual devices each step starts")
+    vdevice_mode: Literal["deterministic", "hardware"] = "deterministic"
+    first_console_port: int = Field(default=5554, description="AVDs: console ports from here, 2 apart")
+    first_grpc_port: int = Field(default=8554, ge=1024, le=65000, description="AVDs: gRPC ports from here, 1 apart")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Devices:
+        given = [k for k in ("avds", "serials", "virtual") if getattr(self, k)]
+        if len(given) != 1:
+            raise ValueError("give exactly one of avds, serials, virtual (got "
+                             f"{', '.join(given) or 'none'})")
+        if len(set(self.avds)) != len(self.avds) or len(set(self.serials)) != len(self.serials):
+            raise ValueError("a device is listed twice")
+        return self
+
+    @field_validator("first_console_port")
+    @classmethod
+    def _even(cls, port: int) -> int:
+        if port % 2 or not 1024 <= port < 65000:
+            raise ValueError(f"must be an even port in 1024..64998, got {port}")
+        return port
+
+
+class Build(_Strict):
+    """Pairs per family (0 or absent: not built) and the build's knobs."""
+
+    families: dict[str, int] = Field(min_length=1)
+    templates: list[str] = Field(default_factory=list, description="only these templates (default: all)")
+    seed: int = 0
+    max_attempts: int = Field(default=3, ge=1)
+
+    @field_validator("families")
+    @classmethod
+    def _known(cls, families: dict[str, int]) -> dict[str, int]:
+        for name, count in families.items():
+            if name not in FAMILIES:
+                raise ValueError(f"unknown family {name!r} (known: {', '.join(FAMILIES)})")
+            if count < 0:
+                raise ValueError(f"{name}: count must be >= 0, got {count}")
+        if not any(families.values()):
+            raise ValueError("every family count is 0: nothing to build")
+        return families
+
+
+class Suite(_Strict):
+    name: Literal["d-stress", "interference"]
+    count: int = Field(default=20, ge=1, description="trajectories per family")
+    family: Literal["persistent", "clipboard", "ordered", "temporal", "all"] = "all"
+
+
+class Stability(_Strict):
+    per_template: int = Field(default=1, ge=1)
+    repeats: int = Field(default=3, ge=1)
+
+
+class Audits(_Strict):
+    release: bool = True
+    stability: Stability | None = Field(default_factory=Stability, description="null: not run")
+    split: bool = Field(default=True, description="each suite (training side) against the night's pairs")
+
+
+class Tasks(_Strict):
+    verify: Literal["all", "none"] | list[str] = "all"
+
+
+class Retention(_Strict):
+    nights: int = Field(default=14, ge=1, description="night folders kept (the last good one is always kept)")
+
+
+class Thresholds(_Strict):
+    """A night regresses (exit 1) when, against the previous successful night, any of these is passed."""
+
+    max_count_drop: int = Field(default=0, ge=0, description="pairs fewer per template")
+    max_acceptance_drop: float = Field(default=0.10, ge=0, le=1, description="acceptance rate fall per template")
+    max_boundary_drift: float = Field(default=0.0, ge=0, le=1,
+                                      description="share of a template's work keys whose boundary changed "
+                                                  "while its template hash did not")
+    max_stability_drop: float = Field(default=0.0, ge=0, le=1, description="stable-branch share fall")
+    max_time_per_pair_increase: float = Field(default=0.5, ge=0, description="relative, 0.5 = +50%")
+    fail_on_template_change: bool = Field(default=False, description="a changed template hash is a regression")
+
+
+class NightlyConfig(_Strict):
+    reports: Path = Field(description="one folder per night (data, logs, report.html, report.json)")
+    devices: Devices
+    build: Build
+    suites: list[Suite] = Field(default_factory=list)
+    audits: Audits = Field(default_factory=Audits)
+    tasks: Tasks = Field(default_factory=Tasks)
+    retention: Retention = Field(default_factory=Retention)
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    attempt_timeout_s: float = Field(default=60.0, gt=0)
+    source: Path | None = Field(default=None, exclude=True)
+
+    @field_validator("suites")
+    @classmethod
+    def _distinct(cls, suites: list[Suite]) -> list[Suite]:
+        names = [s.name for s in suites]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a suite is listed twice: {names}")
+        return suites
+
+    def resolved(self) -> NightlyConfig:
+        """The config with ``reports`` made absolute against the config file's folder."""
+        base = self.source.parent if self.source else Path.cwd()
+        reports = self.reports if self.reports.is_absolute() else (base / self.reports)
+        return self.model_copy(update={"reports": reports.resolve()})
+
+
+def load_config(path: Path) -> NightlyConfig:
+    """Read and validate a nightly config (ConfigError: ``file:line: field: why`` per problem)."""
+    cfg = load_yaml_model(Path(path), NightlyConfig, "a nightly config")
+    return cfg.model_copy(update={"source": Path(path).resolve()}).resolved()

@@ -1,0 +1,321 @@
+"""The nightly rebuild end to end: real ``emukit nightly`` processes with an embedded virtual device behind the
+tests' adb server (standing for the KVM workstation's AVDs, which this machine cannot run). A night killed
+midway resumes without redoing finished steps, a second night started while one runs is refused, a night
+with fewer pairs than the previous good one is a regression (exit 1), and the reports say so. Nothing is
+mocked."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from emukit.device.adbserver import free_port
+from emukit.device.virtual import free_adb_ports
+from emukit.errors import ConfigError
+from emukit.nightly.compare import NightMetrics, TemplateMetrics, compare
+from emukit.nightly.config import Thresholds, load_config
+from emukit.nightly.run import previous_good, prune
+from tests.device.fake_sdk import make_fake_sdk
+
+CONFIG = """\
+reports: reports
+devices:
+  virtual: 1
+build:
+  families:
+    persistent: {count}
+  templates: [copy_direct]
+suites:
+  - name: d-stress
+    count: 1
+    family: persistent
+audits:
+  stability:
+    per_template: 1
+    repeats: 1
+tasks:
+  verify: [copy_then_delete_original_01]
+thresholds:
+  max_time_per_pair_increase: 20  # two pairs' build time is mostly device start: too noisy to gate on here
+"""
+
+
+def _nightly(adb_server, config: Path, *extra: str, wait: bool = True, env: dict[str, str] | None = None):
+    cmd = [sys.executable, "-m", "emukit", "nightly", "--config", str(config), *extra]
+    env = {**adb_server.env, **(env or {})}
+    if not wait:
+        return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, start_new_session=True)
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+def _state(folder: Path) -> dict:
+    try:
+        return json.loads((folder / "state.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def test_nights_resume_lock_compare_and_report(adb_server, tmp_path):
+    config = tmp_path / "nightly.yaml"
+    config.write_text(CONFIG.format(count=2))
+    reports = tmp_path / "reports"
+    first = reports / "2026-12-01"
+
+    # night 1: killed once its build step finished, while another start is refused by the lock
+    proc = _nightly(adb_server, config, "--night", "2026-12-01", wait=False)
+    deadline = time.monotonic() + 300
+    while _state(first).get("steps", {}).get("build-persistent", {}).get("status") != "ok":
+        assert proc.poll() is None, proc.stdout.read()
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    busy = _nightly(adb_server, config)
+    assert busy.returncode == 3 and "another night is running" in busy.stdout, busy.stdout
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(20)
+    assert _state(first)["status"] == "running"
+
+    resumed = _nightly(adb_server, config)  # no --night: the unfinished night is found and resumed
+    assert resumed.returncode == 0, resumed.stdout
+    assert "resumed night 2026-12-01" in resumed.stdout and "PASS" in resumed.stdout
+    state = _state(first)
+    assert state["status"] == "finished" and len(state["resumed_at"]) == 1
+    assert state["steps"]["build-persistent"]["runs"] == 1  # not built again
+    assert all(s["status"] == "ok" for s in state["steps"].values())
+    assert set(state["steps"]) == {"build-persistent", "suite-d-stress", "audit-release", "audit-stability",
+                                   "export", "audit-split-d-stress", "tasks-verify"}
+    report = json.loads((first / "report.json").read_text())
+    assert report["ok"] is True and report["previous"] is None and report["pairs"] == 2
+    assert "build-persistent" in report["skipped_steps"]
+    assert report["stability"]["branches"] >= 2 and report["stability"]["stable"] == report["stability"]["branches"]
+    assert report["templates"]["copy_direct"]["accepted"] == 2
+    assert (first / "export" / "pairs.jsonl").exists()
+    assert "PASS" in (first / "report.html").read_text()
+
+    # night 2: the same request reproduces night 1 (same boundaries), so nothing regresses
+    same = _nightly(adb_server, config, "--night", "2026-12-02")
+    assert same.returncode == 0, same.stdout
+    second = json.loads((reports / "2026-12-02" / "report.json").read_text())
+    assert second["previous"] == "2026-12-01" and second["regressions"] == 0
+    assert not [f for f in second["findings"] if f["kind"] in ("boundary drift", "count", "template hash")]
+
+    # night 3: one pair fewer than the last good night is a regression
+    config.write_text(CONFIG.format(count=1))
+    worse = _nightly(adb_server, config, "--night", "2026-12-03")
+    assert worse.returncode == 1, worse.stdout
+    third = json.loads((reports / "2026-12-03" / "report.json").read_text())
+    assert third["previous"] == "2026-12-02" and third["ok"] is False
+    count = [f for f in third["findings"] if f["kind"] == "count"]
+    assert count == [{"kind": "count", "template": "copy_direct", "detail": "2 -> 1 pairs", "regression": True}]
+    html = (reports / "2026-12-03" / "report.html").read_text()
+    assert "FAIL" in html and "REGRESSION" in html and "2 -&gt; 1 pairs" in html
+
+
+AVD_CONFIG = """\
+reports: reports
+devices:
+  avds: [Fake_AVD]
+  first_console_port: {console}
+  first_grpc_port: {grpc}
+build:
+  families:
+    persistent: 1
+  templates: [copy_direct]
+audits:
+  release: true
+  stability: null
+tasks:
+  verify: none
+thresholds:
+  max_time_per_pair_increase: 20  # one pair's build time is mostly device start: too noisy to gate on here
+"""
+
+EXTRA_SPEC = """\
+name: extra_base
+description: a base of this test's own
+time_anchor: 2026-01-15T09:00:00Z
+files:
+  - {{path: /storage/emulated/0/Download/{name}, text: "hello"}}
+"""
+
+
+def _steps(folder: Path) -> dict[str, dict]:
+    return _state(folder)["steps"]
+
+
+def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(adb_server, tmp_path):
+    """``devices.avds``: the night launches the AVD (the fake SDK's ``emulator`` script mocks the real binary,
+    which cannot run here; behind it a virtual device keeps its snapshots across launches as an AVD does)
+    and stops it at the end. Night 1 builds every base; night 2 verifies the unchanged ones against their
+    fingerprints, rebuilds a base whose fingerprint no longer matches, and builds a spec that is new; night 3
+    rebuilds the spec that changed."""
+    sdk = make_fake_sdk(tmp_path / "sdk")
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    env = {"ANDROID_SDK_ROOT": str(sdk), "FAKE_EMU_STATE_DIR": str(tmp_path / "avd-state"),
+           "EMUKIT_SNAPSHOTS": str(specs)}
+    console = free_adb_ports(1, start=26101)[0] - 1
+    config = tmp_path / "nightly.yaml"
+    config.write_text(AVD_CONFIG.format(console=console, grpc=free_port()))
+    reports = tmp_path / "reports"
+    serial = f"emulator-{console}"
+
+    one = _nightly(adb_server, config, "--night", "2026-12-01", env=env)
+    assert one.returncode == 0, one.stdout
+    steps = _steps(reports / "2026-12-01")
+    shipped = {"clock_base", "files_base", "music_base", "notes_base", "tasks_base"}
+    assert {k for k in steps if k.startswith("snapshot-")} == {f"snapshot-build-{n}-{serial}" for n in shipped}
+    assert adb_server.state(serial) != "device"  # the night stopped its AVD
+
+    fp = reports / "2026-12-01" / "data" / "snapshots" / serial / "files_base.json"
+    fp.write_text(fp.read_text().replace('"files": "', '"files": "0', 1))  # a fingerprint that will not match
+    (specs / "extra_base.yaml").write_text(EXTRA_SPEC.format(name="one.txt"))
+    two = _nightly(adb_server, config, "--night", "2026-12-02", env=env)
+    assert two.returncode == 0, two.stdout
+    steps = _steps(reports / "2026-12-02")
+    assert {k for k in steps if k.startswith("snapshot-")} == (
+        {f"snapshot-verify-{n}-{serial}" for n in shipped} | {f"snapshot-build-extra_base-{serial}"})
+    log = (reports / "2026-12-02" / "logs" / f"snapshot-verify-files_base-{serial}.log").read_text()
+    assert "$ emukit snapshots build files_base" in log  # the mismatch was rebuilt
+    assert steps[f"snapshot-verify-files_base-{serial}"]["rebuilt"] is True
+    assert "rebuilt" not in steps[f"snapshot-verify-notes_base-{serial}"]
+    clean = (reports / "2026-12-02" / "logs" / f"snapshot-verify-notes_base-{serial}.log").read_text()
+    assert "fingerprint matches" in clean and "snapshots build" not in clean
+    report = json.loads((reports / "2026-12-02" / "report.json").read_text())
+    assert {"kind": "snapshot specs", "template": "", "detail": "changed: extra_base", "regression": False} \
+        in report["findings"]
+
+    (specs / "extra_base.yaml").write_text(EXTRA_SPEC.format(name="two.txt"))
+    three = _nightly(adb_server, config, "--night", "2026-12-03", env=env)
+    assert three.returncode == 0, three.stdout
+    steps = _steps(reports / "2026-12-03")
+    assert f"snapshot-build-extra_base-{serial}" in steps and f"snapshot-verify-files_base-{serial}" in steps
+
+
+def test_previous_good_night_and_retention(tmp_path):
+    """The comparison base is the latest night whose report passed (never a failed or unfinished one);
+    retention keeps the newest nights, never removing the last good one or a running one."""
+    def night(name: str, ok: bool | None, status: str = "finished") -> None:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "state.json").write_text(json.dumps({"status": status}))
+        if ok is not None:
+            (folder / "report.json").write_text(json.dumps({"ok": ok}))
+
+    night("2026-11-28", True)
+    night("2026-11-29", True)
+    night("2026-11-30", False)
+    night("2026-11-30.2", False)
+    night("2026-12-01", None, status="running")
+    (tmp_path / "not-a-night").mkdir()
+    assert previous_good(tmp_path, besides="2026-12-02").name == "2026-11-29"
+    assert previous_good(tmp_path, besides="2026-11-29").name == "2026-11-28"
+    assert prune(tmp_path, keep=2) == ["2026-11-28", "2026-11-30"]
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["2026-11-29", "2026-11-30.2", "2026-12-01", "not-a-night"]
+
+
+def _metrics(accepted: int, rejected: int, boundaries: dict[str, str], hashes=("h1",), stable=(4, 4), seconds=10.0):
+    reasons = {"state_differs": rejected} if rejected else {}
+    return NightMetrics(templates={"t": TemplateMetrics(family="persistent", accepted=accepted, rejected=rejected,
+                                                        rejected_by_reason=reasons,
+                                                        template_hashes=list(hashes), boundaries=boundaries)},
+                        stable_branches=stable[0], stability_branches=stable[1], build_seconds=seconds)
+
+
+def test_comparison_flags_each_threshold():
+    before = _metrics(10, 0, {"0:0": "a", "0:1": "b"})
+    limits = Thresholds()
+    assert compare(before, before, limits) == []
+    drift = compare(_metrics(10, 0, {"0:0": "a", "0:1": "X"}), before, limits)
+    assert [(f.kind, f.regression) for f in drift] == [("boundary drift", True)]
+    expected = compare(_metrics(10, 0, {"0:0": "a", "0:1": "X"}, hashes=("h2",)), before, limits)
+    assert [(f.kind, f.regression) for f in expected] == [("template hash", False), ("boundary drift", False)]
+    worse = compare(_metrics(10, 10, {"0:0": "a", "0:1": "b"}, stable=(3, 4), seconds=20.0), before, limits)
+    assert {f.kind: f.regression for f in worse} == {"acceptance": True, "rejections": False, "stability": True,
+                                                     "time per pair": True}
+    lenient = Thresholds(max_acceptance_drop=0.6, max_stability_drop=0.5, max_time_per_pair_increase=2.0)
+    assert not [f for f in compare(_metrics(10, 10, {}, stable=(3, 4), seconds=20.0), before, lenient)
+                if f.regression]
+
+
+def test_config_errors_name_file_line_and_field(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("reports: out\ndevices:\n  virtual: 1\n  serials: [emulator-5554]\nbuild:\n  families:\n"
+                   "    persistnt: 2\nthresholds:\n  max_acceptance_drop: 2\n  nonsense: 1\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(bad)
+    text = str(err.value)
+    assert f"{bad}:2: devices: Value error, give exactly one of avds, serials, virtual" in text
+    assert f"{bad}:7: build.families: Value error, unknown family 'persistnt'" in text or \
+        f"{bad}:6: build.families: Value error, unknown family 'persistnt'" in text
+    assert f"{bad}:9: thresholds.max_acceptance_drop: Input should be less than or equal to 1" in text
+    assert f"{bad}:10: thresholds.nonsense: Extra inputs are not permitted" in text
+    good = tmp_path / "sub" / "good.yaml"
+    good.parent.mkdir()
+    good.write_text(CONFIG.format(count=3))
+    cfg = load_config(good)
+    assert cfg.reports == (tmp_path / "sub" / "reports").resolve()  # relative to the config's folder
+    assert cfg.build.families == {"persistent": 3} and cfg.suites[0].name == "d-stress"
+
+
+def test_install_timer_writes_units_that_systemd_accepts(tmp_path):
+    """The CLI writes the service and timer, ``systemd-analyze verify`` (where installed) accepts them and
+    rejects a broken unit, and the printed cron line runs the same command."""
+    import shutil
+
+    from emukit.nightly import timer
+
+    config = tmp_path / "my nights" / "nightly.yaml"
+    config.parent.mkdir()
+    config.write_text(CONFIG.format(count=2))
+    units = tmp_path / "units"
+    done = subprocess.run([sys.executable, "-m", "emukit", "nightly", "install-timer", "--config", str(config),
+                           "--at", "03:30", "--unit-dir", str(units), "--env", "ANDROID_SDK_ROOT=/opt/android sdk"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    service = (units / "emukit-nightly.service").read_text()
+    tm = (units / "emukit-nightly.timer").read_text()
+    assert "Type=oneshot" in service
+    assert f"WorkingDirectory={config.parent}\n" in service  # taken literally by systemd: no quotes
+    assert 'Environment="ANDROID_SDK_ROOT=/opt/android sdk"' in service
+    assert f'ExecStart={sys.executable} -m emukit nightly run --config "{config}"' in service
+    assert "OnCalendar=*-*-* 03:30:00" in tm and "Persistent=true" in tm and "Unit=emukit-nightly.service" in tm
+    assert "WantedBy=timers.target" in tm
+    cron = next(line for line in done.stdout.splitlines() if line.startswith("or cron: "))[len("or cron: "):]
+    assert cron.startswith("30 3 * * * cd ") and "ANDROID_SDK_ROOT='/opt/android sdk' " in cron
+    assert f"-m emukit nightly run --config '{config}'" in cron
+    if shutil.which("systemd-analyze"):
+        assert "systemd-analyze verify: ok" in done.stdout
+        broken = tmp_path / "broken" / "emukit-nightly.service"
+        broken.parent.mkdir()
+        broken.write_text(service.replace(f"ExecStart={sys.executable}", "ExecStart=relative/python"))
+        checked = timer.verify([broken])
+        assert checked is not None and checked[0] is False, checked
+    else:
+        assert "systemd-analyze not found: the units were not verified" in done.stdout
+
+    with pytest.raises(ConfigError, match="--at '25:00': expected HH:MM"):
+        timer.units(config, "25:00")
+    bad = subprocess.run([sys.executable, "-m", "emukit", "nightly", "install-timer", "--config",
+                          str(tmp_path / "missing.yaml"), "--unit-dir", str(units)],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert bad.returncode == 2 and "missing.yaml: cannot read" in bad.stdout
+
+
+def test_the_documented_config_is_valid(tmp_path):
+    """docs/scale-out.md's example config validates as written."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "scale-out.md").read_text()
+    block = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "nightly.yaml"
+    path.write_text(block)
+    cfg = load_config(path)
+    assert cfg.devices.avds == ["emukit_api34_1", "emukit_api34_2"]
+    assert sum(cfg.build.families.values()) == 800 and cfg.suites[0].name == "d-stress"
