@@ -56,7 +56,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                 "problems"):
         table.add_column(col, no_wrap=col == "task", overflow="fold")
     failed = 0
-    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as driver:
+    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode,
+                    force_embedded=args.embedded) as driver:
         for task in tasks:
             r = verify_task(driver, task, args.data_dir)
             failed += not r.ok
@@ -81,7 +82,8 @@ def _cmd_record(args: argparse.Namespace) -> int:
     new_folder = resources.writable("tasks", args.tasks_dir)
     by = args.by or f"{getpass.getuser()} (scripted solution)"
     written = 0
-    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as driver:
+    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode,
+                    force_embedded=args.embedded) as driver:
         for template in templates:
             for task in instances(template, args.count, args.seed):
                 existing = locate_task(task.id, dirs=args.tasks_dir)
@@ -176,6 +178,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         if device:
             q.add_argument("--device", help="device serial (default: the one attached, else an embedded "
                                             "virtual device)")
+            q.add_argument("--embedded", action="store_true",
+                           help="start an embedded virtual device even when devices are attached")
             q.add_argument("--data-dir", type=Path, default=default_data_dir())
             add_vdevice_mode(q)
 

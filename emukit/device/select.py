@@ -34,9 +34,10 @@ def pick_serial(server: AdbServer, serial: str | None) -> str | None:
 
 @contextmanager
 def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
-               vdevice_mode: str = "deterministic") -> Iterator[Driver]:
+               vdevice_mode: str = "deterministic", force_embedded: bool = False) -> Iterator[Driver]:
     """A driver for the chosen device; with no device attached and ``embedded``, a fresh virtual device
-    (state under ``data_dir/vdevices``, behaving as ``vdevice_mode`` says) that lives as long as the block."""
+    (state under ``data_dir/vdevices``, behaving as ``vdevice_mode`` says) that lives as long as the block.
+    ``force_embedded``: that fresh virtual device even when devices are attached (they are left alone)."""
     from emukit.device.ownership import SerialClaim
 
     server = AdbServer(adb_port())
@@ -44,8 +45,11 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
     proc = None
     claim = None
     given = serial is not None
+    if force_embedded and given:
+        server.release()
+        raise ConfigError("--embedded starts a device of its own: give it or --device, not both")
     try:
-        serial = pick_serial(server, serial)
+        serial = None if force_embedded else pick_serial(server, serial)
         if serial is not None:  # a device this command did not start: say so, and hold it for the command
             claim = SerialClaim.acquire(server.port, serial)
             why = "given with --device" if given else "the one device attached; give --device to choose"

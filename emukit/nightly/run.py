@@ -200,7 +200,7 @@ def plan_steps(cfg: NightlyConfig, data: Path, export: Path, serials: list[str],
                                                             str(data / "suites" / suite.name), "--eval", str(export)]))
     if cfg.tasks.verify != "none":
         ids = ["--all"] if cfg.tasks.verify == "all" else list(cfg.tasks.verify)
-        device = ["--device", serials[0]] if serials else []
+        device = ["--device", serials[0]] if serials else ["--embedded"]  # never an unrelated attached device
         steps.append(Step("tasks-verify", ["tasks", "verify", *ids, *device, *mode, *dd, "--quiet"]))
     return steps
 

@@ -63,7 +63,9 @@ def _state(folder: Path) -> dict:
         return {}
 
 
-def test_nights_resume_lock_compare_and_report(adb_server, tmp_path):
+def test_nights_resume_lock_compare_and_report(adb_server, vdevice, tmp_path):
+    """``vdevice``: a device attached to the same adb server that the night must leave alone (``virtual``
+    means every step starts its own)."""
     config = tmp_path / "nightly.yaml"
     config.write_text(CONFIG.format(count=2))
     reports = tmp_path / "reports"
