@@ -199,6 +199,10 @@ class PairRunner:
                 tp.in_flight.add(slot)
                 return tp, slot, tp.attempts.get(slot, 0)
 
+    def describe(self) -> str | None:
+        """A line about how this runner gets its work, for the build's notes (None: nothing to say)."""
+        return None
+
     def _run_on_device(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int
                        ) -> tuple[PairContext, dict, Artifacts] | None:
         """The device part of one attempt (base snapshot, both branches): what the host part needs, or None
@@ -504,8 +508,8 @@ def prepare_build(options: BuildOptions, on_progress=None) -> PreparedBuild:
     server = AdbServer(options.adb_port)
     try:
         runner = make_runner(options, store, on_progress)
-        if hasattr(runner, "describe"):
-            notes.append(runner.describe())
+        if (line := runner.describe()) is not None:
+            notes.append(line)
         server.start()
         pool, workers = make_pool(options, server, notes.append)
     except BaseException:

@@ -92,8 +92,6 @@ class SharedPairRunner(PairRunner):
                  heartbeat_s: float = DEFAULT_HEARTBEAT_S, orphan_grace_s: float = ORPHAN_GRACE_S) -> None:
         if not is_postgresql(store):
             raise ConfigError(f"sharing work between builders needs a PostgreSQL store, not {store.url}")
-        if heartbeat_s <= 0:
-            raise ConfigError(f"--queue-heartbeat must be positive, got {heartbeat_s}")
         super().__init__(options, store, on_progress)
         wanted = {name: tp.wanted for name, tp in self.progress.items()}
         self.plan = plan_name(options, wanted)
@@ -186,8 +184,8 @@ class SharedPairRunner(PairRunner):
         conn = await asyncpg.connect(asyncpg_dsn(self.store))
         executor = ThreadPoolExecutor(max_workers=workers + 1, thread_name_prefix="pair-job")
         try:
-            await self._install(conn, Queries(AsyncpgDriver(conn)))
             queries = Queries(AsyncpgDriver(conn))
+            await self._install(conn, queries)
             jobs = open_jobs(self.progress)
             if jobs:
                 await queries.enqueue([self.plan] * len(jobs),
@@ -234,7 +232,7 @@ class SharedPairRunner(PairRunner):
                              dequeue_timeout=timedelta(seconds=min(1.0, self.heartbeat_s / 4)))
             finally:
                 watcher.cancel()
-            if await self._open_count(queries, {self.plan}) == 0 and await self._open_count(queries, None) == 0:
+            if await self._open_count(queries, None) == 0:  # no job of any emukit plan (this one included)
                 self.orphans_removed = await loop.run_in_executor(executor, self.remove_orphans)
         finally:
             executor.shutdown(wait=True)

@@ -30,6 +30,13 @@ from emukit.errors import DeviceError
 DEFAULT_FEATURES = ("AllowSnapshotMigration", "MigratableSnapshotSave")
 
 
+def check_console_port(port: int) -> int:
+    """An emulator console port: even, in 1024..65534 (adb uses the next one)."""
+    if port % 2 or not 1024 <= port < 65535:
+        raise ValueError(f"console_port must be an even port in 1024..65534, got {port}")
+    return port
+
+
 class EmulatorConfig(BaseModel):
     """How one emulator instance is started. ``console_port`` is even; adb uses ``console_port + 1`` and
     the serial is ``emulator-<console_port>``."""
@@ -56,9 +63,7 @@ class EmulatorConfig(BaseModel):
     @field_validator("console_port")
     @classmethod
     def _even_port(cls, port: int) -> int:
-        if port % 2 or not 1024 <= port < 65535:
-            raise ValueError(f"console_port must be an even port in 1024..65534, got {port}")
-        return port
+        return check_console_port(port)
 
     @property
     def adb_port(self) -> int:

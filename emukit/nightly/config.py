@@ -44,9 +44,9 @@ class Devices(_Strict):
     @field_validator("first_console_port")
     @classmethod
     def _even(cls, port: int) -> int:
-        if port % 2 or not 1024 <= port < 65000:
-            raise ValueError(f"must be an even port in 1024..64998, got {port}")
-        return port
+        from emukit.device.emulator import check_console_port
+
+        return check_console_port(port)
 
 
 class Build(_Strict):

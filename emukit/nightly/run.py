@@ -88,6 +88,10 @@ def _lock(reports: Path) -> int:
     return fd
 
 
+def _save_state(folder: Path, state: dict[str, Any]) -> None:
+    write_atomic(folder / STATE, json.dumps(state, indent=2) + "\n")
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -255,7 +259,7 @@ def run_night(cfg: NightlyConfig, *, night_id: str | None = None,
         state.setdefault("resumed_at", [])
         if resumed:
             state["resumed_at"].append(_now())
-        write_atomic(folder / STATE, json.dumps(state, indent=2) + "\n")
+        _save_state(folder, state)
         before = previous_good(reports, folder.name)
         before_metrics = (NightMetrics.model_validate_json((before / "metrics.json").read_text())
                           if before is not None and (before / "metrics.json").exists() else None)
@@ -286,7 +290,7 @@ def run_night(cfg: NightlyConfig, *, night_id: str | None = None,
             state["steps"][step.name] = {"status": "ok" if code == 0 else "failed", "exit": code,
                                          "seconds": round(total, 2), "argv": step.argv,
                                          "runs": done.get("runs", 0) + 1, **({"rebuilt": True} if rebuilt else {})}
-            write_atomic(folder / STATE, json.dumps(state, indent=2) + "\n")
+            _save_state(folder, state)
             if code:
                 failed.append(step.name)
             if on_step:
@@ -303,7 +307,7 @@ def run_night(cfg: NightlyConfig, *, night_id: str | None = None,
         write_report(result, state, cfg)
         state["status"] = "finished"
         state["finished"] = _now()
-        write_atomic(folder / STATE, json.dumps(state, indent=2) + "\n")
+        _save_state(folder, state)
         prune(reports, cfg.retention.nights)
         return result
     finally:
