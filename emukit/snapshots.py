@@ -1,5 +1,13 @@
 """Base snapshots: declared in ``snapshots/*.yaml`` (how to build them), built on a device through adb and
-the console, and verified by a fingerprint of their ground-truth state."""
+the console, and verified by a fingerprint of their ground-truth state.
+
+Every base snapshot is built from the device's **clean snapshot** (:data:`CLEAN_SNAPSHOT`): the state the
+device had once it was set up (apps installed and onboarded, provisioned media, settings), before any base
+snapshot, pair, task or stress trajectory touched it. Loading it first restores shared storage, app data,
+settings, the clipboard and the media index together (an emulator snapshot holds the whole disk and RAM:
+developer.android.com/studio/run/emulator-snapshots), so a base holds the clean state plus what its spec
+says and nothing else, whatever the device did before; deleting files instead would leave MediaStore rows
+and app caches behind on a real device. See docs/real-devices.md, "Hermetic base snapshots"."""
 
 from __future__ import annotations
 
@@ -19,6 +27,8 @@ from emukit.errors import ConfigError
 from emukit.media import make_mp3
 
 MARKOR_NOTEBOOK = "/storage/emulated/0/Documents/Markor"
+#: the device's state right after set-up, saved once per device; every base snapshot is built from it
+CLEAN_SNAPSHOT = "emukit_clean"
 
 
 class FileSpec(BaseModel):
@@ -122,10 +132,61 @@ def prepare_device(driver: Driver, anchor: dt.datetime) -> None:
     post_boot_setup(AdbServer(driver.adb_port), driver.serial, PostBootConfig(clock_anchor=anchor))
 
 
+def save_clean(driver: Driver, *, force: bool = False) -> bool:
+    """Save the device's present state as its clean snapshot unless it has one; True when saved now.
+
+    Refused (``ConfigError``) on a device that already holds base snapshots but no clean one: its present
+    state is whatever the last pair left, not a clean one. Such a device (set up before clean snapshots
+    existed) is wiped and set up again (``emukit avd setup``), or, when its owner knows its state is clean,
+    given one with ``emukit snapshots save-clean --force`` (``force``: save over any clean snapshot too)."""
+    with ConsoleClient.for_serial(driver.serial) as console:
+        present = console.snapshot_list()
+        if CLEAN_SNAPSHOT in present and not force:
+            return False
+        bases = sorted(set(present) & set(list_specs()))
+        if bases and not force:
+            raise ConfigError(
+                f"{driver.serial}: has base snapshots ({', '.join(bases)}) but no clean snapshot "
+                f"{CLEAN_SNAPSHOT!r} to build new ones from; its present state is not known to be clean. Wipe "
+                f"and set the device up again (emukit avd setup), or, if it is clean, run "
+                f"`emukit snapshots save-clean --force --device {driver.serial}`")
+        console.snapshot_save(CLEAN_SNAPSHOT)
+    return True
+
+
+def load_clean(driver: Driver, timeout: float = 60.0) -> None:
+    """Load the clean snapshot (saving it first on a device that has none: :func:`save_clean`) and wait
+    until the device answers again."""
+    import contextlib
+    import time
+
+    from emukit.errors import DeviceError
+
+    save_clean(driver)
+    with ConsoleClient.for_serial(driver.serial) as console:
+        console.snapshot_load(CLEAN_SNAPSHOT)
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(DeviceError):
+            if driver.shell("echo ok").text.strip() == "ok":
+                return
+        if time.monotonic() > deadline:
+            raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading {CLEAN_SNAPSHOT}")
+        time.sleep(0.05)
+
+
+def spec_digest(spec: SnapshotSpec) -> str:
+    """sha256 of the spec's content (not where it was read from)."""
+    body = spec.model_dump(mode="json", exclude={"source_path"})
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
 def build_snapshot(driver: Driver, spec: SnapshotSpec) -> dict[str, Any]:
-    """Build ``spec`` on the device and save it as a console snapshot; returns its fingerprint."""
+    """Build ``spec`` on the device from its clean snapshot and save it as a console snapshot; returns its
+    fingerprint."""
     from emukit.apps.registry import profile_for
 
+    load_clean(driver)
     prepare_device(driver, spec.time_anchor)
     script = [f"am force-stop {shlex.quote(p)}" for p in spec.clear_apps]
     script += [f"pm clear {shlex.quote(p)}" for p in spec.clear_apps]
@@ -161,17 +222,21 @@ def build_snapshot(driver: Driver, spec: SnapshotSpec) -> dict[str, Any]:
     driver.wait_stable()
     with ConsoleClient.for_serial(driver.serial) as console:
         console.snapshot_save(spec.name)
-    return fingerprint(driver)
+    return {**fingerprint(driver), "spec": spec_digest(spec)}
 
 
 def fingerprint(driver: Driver) -> dict[str, Any]:
     """A digest of the ground-truth state: shared storage and app data files with their content hashes,
-    the wall clock and the foreground app."""
+    the clipboard (sha256 of its text), the wall clock and the foreground app."""
+    from emukit.probes.clipboard import probe_clipboard
+
     files = driver.shell("find /storage/emulated/0 /data/data -type f | sort").text.split()
     digests = driver.shell("md5sum " + " ".join(shlex.quote(f) for f in files)).text if files else ""
+    clip = probe_clipboard(driver).canonical["clipboard_text"]
     return {
         "files": hashlib.sha256(digests.encode()).hexdigest(),
         "file_count": len(files),
+        "clipboard": hashlib.sha256(clip.encode()).hexdigest(),
         "wall_clock": driver.shell("date +%s").text.strip(),
         "foreground": driver.current_app()[0],
     }
@@ -217,7 +282,7 @@ def verify_snapshot(driver: Driver, name: str, data_dir: Path) -> tuple[bool, di
         raise ConfigError(f"{path}: no recorded fingerprint; build the snapshot with `emukit snapshots build {name}`")
     expected = json.loads(path.read_text())
     load_base(driver, name)
-    actual = fingerprint(driver)
+    actual = {**fingerprint(driver), "spec": spec_digest(load_spec(name))}
     return not fingerprint_differences(expected, actual), expected, actual
 
 

@@ -29,10 +29,12 @@ def _cmd(args: argparse.Namespace) -> int:
     from emukit.device.driver import Driver
     from emukit.device.select import adb_port
     from emukit.snapshots import (
+        CLEAN_SNAPSHOT,
         build_snapshot,
         list_specs,
         load_spec,
         save_fingerprint,
+        save_clean,
         verify_snapshot,
     )
 
@@ -63,6 +65,12 @@ def _cmd(args: argparse.Namespace) -> int:
             return 0
         driver = Driver(_serial(args), adb_port())
         try:
+            if args.action == "save-clean":
+                saved = save_clean(driver, force=args.force)
+                console.print(f"{CLEAN_SNAPSHOT} on {driver.serial}: "
+                              + ("saved from the device's present state" if saved else "already there (--force "
+                                 "saves over it)"))
+                return 0
             if args.action == "build":
                 fp = build_snapshot(driver, load_spec(args.name))
                 path = save_fingerprint(args.data_dir, driver.serial, args.name, fp)
@@ -85,10 +93,15 @@ def _cmd(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     from emukit.commands.build import default_data_dir
 
-    p = sub.add_parser("snapshots", help="list, build and verify base snapshots (snapshots/*.yaml)")
-    p.add_argument("action", choices=("list", "build", "verify"))
+    p = sub.add_parser("snapshots", help="list, build and verify base snapshots (snapshots/*.yaml)",
+                       description="Base snapshots are built from the device's clean snapshot "
+                                   "(emukit_clean), saved by `emukit avd setup` or by the first base built "
+                                   "on a fresh device; `save-clean` saves the device's present state as it.")
+    p.add_argument("action", choices=("list", "build", "verify", "save-clean"))
     p.add_argument("name", nargs="?", help="snapshot name (build, verify)")
     p.add_argument("--device", help="serial (default: the only attached device)")
     p.add_argument("--check-device", action="store_true", help="list: also show which exist on the device")
+    p.add_argument("--force", action="store_true",
+                   help="save-clean: save even over an existing clean snapshot or beside base snapshots")
     p.add_argument("--data-dir", type=Path, default=default_data_dir(), help="where fingerprints are kept")
     p.set_defaults(func=_cmd)

@@ -189,11 +189,11 @@ class Doctor:
 
     def snapshots_present(self) -> tuple[bool, str, str]:
         from emukit.device.console import ConsoleClient
-        from emukit.snapshots import list_specs
+        from emukit.snapshots import CLEAN_SNAPSHOT, list_specs
 
         with ConsoleClient.for_serial(self.serial) as cc:
             on_device = set(cc.snapshot_list())
-        missing = [n for n in list_specs() if n not in on_device]
+        missing = [n for n in (CLEAN_SNAPSHOT, *list_specs()) if n not in on_device]
         return (not missing, "all present" if not missing else "missing " + ", ".join(missing),
                 f"emukit snapshots build NAME --device {self.serial} for each (or rerun avd setup)")
 

@@ -175,6 +175,15 @@ def enable_demo_mode(driver: Driver) -> StepResult:
     return StepResult("demo mode", True, "12:00 clock, full battery, full Wi-Fi, no notification icons")
 
 
+def save_clean_snapshot(driver: Driver) -> StepResult:
+    """The device's set-up state as its clean snapshot, which every base snapshot is built from."""
+    from emukit.snapshots import CLEAN_SNAPSHOT, save_clean
+
+    if save_clean(driver):
+        return StepResult("clean snapshot", True, f"saved {CLEAN_SNAPSHOT}: base snapshots are built from it")
+    return StepResult("clean snapshot", False, f"{CLEAN_SNAPSHOT} on the device")
+
+
 def save_base_snapshots(driver: Driver, data_dir: Path) -> StepResult:
     from emukit.device.console import ConsoleClient
     from emukit.snapshots import ensure_snapshot, list_specs
@@ -234,6 +243,7 @@ def setup_device(driver: Driver, apks: Path, data_dir: Path, console: Console | 
     run("media", lambda: push_media(driver))
     run("animations off", lambda: disable_animations(driver))
     run("demo mode", lambda: enable_demo_mode(driver))
+    run("clean snapshot", lambda: save_clean_snapshot(driver))
     if save_snapshots:
         run("base snapshots", lambda: save_base_snapshots(driver, data_dir))
     return report

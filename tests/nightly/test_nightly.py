@@ -134,7 +134,7 @@ audits:
   release: true
   stability: null
 tasks:
-  verify: none
+  verify: [copy_then_delete_original_01]
 thresholds:
   max_time_per_pair_increase: 20  # one pair's build time is mostly device start: too noisy to gate on here
 """
@@ -175,6 +175,7 @@ def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(adb_server, tm
     shipped = {"clock_base", "files_base", "music_base", "notes_base", "tasks_base"}
     assert {k for k in steps if k.startswith("snapshot-")} == {f"snapshot-build-{n}-{serial}" for n in shipped}
     assert adb_server.state(serial) != "device"  # the night stopped its AVD
+    assert "tasks-verify" in steps  # on bases built from the clean snapshot, as every base is
 
     fp = reports / "2026-12-01" / "data" / "snapshots" / serial / "files_base.json"
     fp.write_text(fp.read_text().replace('"files": "', '"files": "0', 1))  # a fingerprint that will not match

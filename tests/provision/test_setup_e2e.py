@@ -68,10 +68,10 @@ def test_first_setup_does_every_step(prepared) -> None:
                            "install code.name.monkey.retromusic", "permissions net.gsantner.markor",
                            "app-ops net.gsantner.markor", "first run notes", "permissions code.name.monkey.retromusic",
                            "app-ops code.name.monkey.retromusic", "first run music", "media", "animations off",
-                           "demo mode", "base snapshots"], out
+                           "demo mode", "clean snapshot", "base snapshots"], out
     for step in ("adb root", "install net.gsantner.markor", "install code.name.monkey.retromusic",
                  "app-ops net.gsantner.markor", "first run notes", "permissions code.name.monkey.retromusic",
-                 "first run music", "media", "animations off", "demo mode", "base snapshots"):
+                 "first run music", "media", "animations off", "demo mode", "clean snapshot", "base snapshots"):
         assert steps[step] == "done", (step, out)
 
 
@@ -80,7 +80,7 @@ def test_a_second_setup_is_all_already_done(prepared, apks, work, capsys) -> Non
     assert main(["avd", "setup", proc.serial, "--apks", str(apks), "--data-dir", str(work / "data")]) == 0
     out = capsys.readouterr().out
     steps = _steps(out)
-    assert len(steps) == 14 and set(steps.values()) == {"already done"}, out
+    assert len(steps) == 15 and set(steps.values()) == {"already done"}, out
     assert "nothing to do" in out
 
 

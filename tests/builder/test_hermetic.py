@@ -1,0 +1,116 @@
+"""Hermetic base snapshots and reproducible pairs (issue "Dataset quality", item 1), on real virtual devices
+behind the real adb server.
+
+Every base snapshot is built from the device's clean snapshot, so a base's content, and every pair built on
+it, depends only on its spec and the (template, seed, slot): not on which snapshots, pairs, families or
+devices came before. Before the clean snapshot existed, both tests below failed (a base built after another
+carried the other's files and the last clip; `--family all` on 3 devices gave different persistent pairs
+than `--family persistent` on 1)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from emukit.device.console import ConsoleClient
+from emukit.device.driver import Driver
+from emukit.device.emulator_grpc import EmulatorControllerClient
+from emukit.errors import ConfigError
+from emukit.snapshots import CLEAN_SNAPSHOT, build_snapshot, load_spec, save_clean
+
+BASES = ["files_base", "notes_base", "music_base", "clock_base"]
+CONTENT = ("files", "file_count", "clipboard", "foreground", "spec")
+
+
+def _dirty(driver: Driver, tag: str) -> None:
+    """What a previous pair leaves behind: a stray file in shared storage and a clip."""
+    driver.adbutils().sync.push(b"left over\n", f"/storage/emulated/0/Download/stray_{tag}.txt")
+    client = EmulatorControllerClient.for_serial(driver.serial)
+    try:
+        client.set_clipboard(f"Leftover{tag}")
+    finally:
+        client.close()
+
+
+def test_a_base_holds_its_spec_and_nothing_else_whatever_came_before(vdevice_factory, adb_server):
+    one, two = vdevice_factory(), vdevice_factory()
+    d1, d2 = Driver(one.serial, adb_server.port), Driver(two.serial, adb_server.port)
+    try:
+        first = {name: build_snapshot(d1, load_spec(name)) for name in BASES}
+        _dirty(d2, "clean")
+        assert save_clean(d2) is True  # a fresh device: its present state becomes its clean snapshot
+        second = {}
+        for name in reversed(BASES):
+            _dirty(d2, name)  # the state a pair built on the previous base leaves
+            second[name] = build_snapshot(d2, load_spec(name))
+        assert all(set(CONTENT) <= set(first[n]) for n in BASES)
+        # device two's clean state has the stray file and clip of its first _dirty; one's has neither
+        assert all(first[n]["file_count"] + 1 == second[n]["file_count"] for n in BASES)
+        assert all(first[n]["clipboard"] != second[n]["clipboard"] for n in BASES)
+        # and nothing of what came between: every base equals a rebuild of itself on the same device
+        again = {}
+        for name in BASES:
+            _dirty(d2, f"{name}_again")
+            again[name] = build_snapshot(d2, load_spec(name))
+        for name in BASES:
+            assert {k: again[name][k] for k in CONTENT} == {k: second[name][k] for k in CONTENT}, name
+        assert save_clean(d2) is False
+    finally:
+        d1.close()
+        d2.close()
+
+
+def test_a_device_with_bases_but_no_clean_snapshot_is_refused(vdevice_factory, adb_server):
+    proc = vdevice_factory()
+    driver = Driver(proc.serial, adb_server.port)
+    try:
+        with ConsoleClient.for_serial(driver.serial) as console:
+            console.snapshot_save("files_base")  # a base saved before clean snapshots existed
+        with pytest.raises(ConfigError, match=f"no clean snapshot '{CLEAN_SNAPSHOT}'.*save-clean --force"):
+            build_snapshot(driver, load_spec("notes_base"))
+        assert save_clean(driver, force=True) is True
+        build_snapshot(driver, load_spec("notes_base"))
+    finally:
+        driver.close()
+
+
+def _build(adb_server, data: Path, *args: str) -> list[str]:
+    proc = subprocess.run([sys.executable, "-m", "emukit", "build-pairs", "--data-dir", str(data), "--seed", "3",
+                           "--quiet", *args], env=adb_server.env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = data / "export"
+    proc = subprocess.run([sys.executable, "-m", "emukit", "export", "--data-dir", str(data), "--out", str(out)],
+                          env=adb_server.env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return (out / "pairs.jsonl").read_text().splitlines()
+
+
+def test_pairs_are_byte_identical_whatever_else_the_run_built(adb_server, tmp_path):
+    """``--family persistent`` on one device against ``--family all`` on three: every pair both runs built
+    has the same exported line (history, boundary, state, outcome, next observation: every artifact by its
+    sha256), and the artifacts are the same files."""
+    alone = _build(adb_server, tmp_path / "alone", "--family", "persistent", "--count", "9", "--devices", "1")
+    mixed = _build(adb_server, tmp_path / "mixed", "--family", "all", "--count", "4", "--devices", "3")
+    by_id = {json.loads(line)["pair_id"]: line for line in alone}
+    common = [line for line in mixed if json.loads(line)["pair_id"] in by_id]
+    assert len(alone) == 9 and len(mixed) == 16 and len(common) == 4
+    for line in common:
+        pair_id = json.loads(line)["pair_id"]
+        assert line == by_id[pair_id], pair_id
+        for ref in _refs(json.loads(line)):
+            assert (tmp_path / "alone" / "export" / ref).read_bytes() == \
+                (tmp_path / "mixed" / "export" / ref).read_bytes(), ref
+
+
+def _refs(obj: object) -> list[str]:
+    if isinstance(obj, str):
+        return [obj] if obj.startswith("artifacts/") else []
+    if isinstance(obj, dict):
+        return [r for v in obj.values() for r in _refs(v)]
+    if isinstance(obj, list):
+        return [r for v in obj for r in _refs(v)]
+    return []
