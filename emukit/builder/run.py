@@ -39,18 +39,39 @@ from emukit.templates.schema import Template
 FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
 
 
-def plan_counts(templates: list[Template], count_per_family: int) -> dict[str, int]:
-    """Pairs wanted per template: each family's count spread evenly over its templates (remainder to the
-    first ones by name)."""
+ALLOCATIONS = ("even", "table6")
+
+
+def plan_counts(templates: list[Template], count_per_family: int, allocation: str = "even") -> dict[str, int]:
+    """Pairs wanted per template. ``even``: each family's count spread evenly over its templates (remainder
+    to the first ones by name). ``table6``: in proportion to each template's ``released_pairs`` (seed 002
+    Table 6), by largest remainder (ties to the first by name); at 200 per family over the shipped templates
+    this is exactly the released split (20, 20, 20, 34, 33, 33, 14, 13, 13 persistent pairs ...)."""
+    if allocation not in ALLOCATIONS:
+        raise ConfigError(f"--allocation {allocation!r}: expected one of {', '.join(ALLOCATIONS)}")
     by_family: dict[str, list[Template]] = defaultdict(list)
     for t in templates:
         by_family[t.family].append(t)
     wanted: dict[str, int] = {}
     for group in by_family.values():
         group.sort(key=lambda t: t.name)
-        base, extra = divmod(count_per_family, len(group))
-        for i, t in enumerate(group):
-            wanted[t.name] = base + (1 if i < extra else 0)
+        if allocation == "even":
+            base, extra = divmod(count_per_family, len(group))
+            for i, t in enumerate(group):
+                wanted[t.name] = base + (1 if i < extra else 0)
+            continue
+        missing = [t for t in group if t.released_pairs is None]
+        if missing:
+            raise ConfigError("--allocation table6: " + "; ".join(
+                f"{t.source_path or t.name}: released_pairs: not set (the template's pairs in seed 002 Table 6)"
+                for t in missing))
+        total = sum(t.released_pairs or 0 for t in group)
+        quotas = {t.name: count_per_family * (t.released_pairs or 0) / total for t in group}
+        share = {name: int(q) for name, q in quotas.items()}
+        left = count_per_family - sum(share.values())
+        for name in sorted(quotas, key=lambda n: (-(quotas[n] - share[n]), n))[:left]:
+            share[name] += 1
+        wanted.update(share)
     return wanted
 
 
@@ -122,6 +143,7 @@ class AttachedLauncher(DeviceLauncher):
 class BuildOptions:
     templates: list[Template]
     count_per_family: int = 200
+    allocation: str = "even"  # how a family's count is spread over its templates: plan_counts
     seed: int = 0
     data_dir: Path = Path("data")
     db_url: str | None = None
@@ -149,7 +171,7 @@ class PairRunner:
         self.on_progress = on_progress or (lambda *_: None)
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)  # a slot left flight: waiting workers look again
-        wanted = plan_counts(options.templates, options.count_per_family)
+        wanted = plan_counts(options.templates, options.count_per_family, options.allocation)
         self.progress: dict[str, TemplateProgress] = {}
         for t in options.templates:
             store.upsert_template(t.name, t.family, t.content_hash(), Path(t.source_path).read_text()
@@ -485,6 +507,7 @@ class PreparedBuild:
             self.runner.on_progress = on_progress
         run_id = self.store.start_run("build-pairs", {"templates": [t.name for t in self.options.templates],
                                                       "count": self.options.count_per_family,
+                                                      "allocation": self.options.allocation,
                                                       "seed": self.options.seed})
         t0 = time.monotonic()
         try:

@@ -51,7 +51,8 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
             folders = ", ".join(str(f) for f in template_folders(args.templates)) or "no template folder"
             print_error(console, "emukit build-pairs", f"no templates for family {args.family!r} in {folders}")
             return 2
-        options = BuildOptions(templates=templates, count_per_family=args.count, seed=args.seed,
+        options = BuildOptions(templates=templates, count_per_family=args.count,
+                               allocation=args.allocation, seed=args.seed,
                                data_dir=args.data_dir, db_url=args.db, devices=args.devices,
                                serials=args.device or [], max_attempts=args.max_attempts,
                                adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
@@ -129,6 +130,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a causal-template folder of your own, merged with the shipped templates (repeatable; "
                         "also $EMUKIT_TEMPLATES); a name defined twice is an error")
     p.add_argument("--count", type=int, default=200, help="verified pairs per family (default 200)")
+    p.add_argument("--allocation", choices=("even", "table6"), default="even",
+                   help="how a family's count is spread over its templates: evenly (default) or in the "
+                        "proportions of seed 002's released split (Table 6; each template's released_pairs)")
     p.add_argument("--seed", type=int, default=0)
     group = p.add_mutually_exclusive_group()
     group.add_argument("--devices", type=int,

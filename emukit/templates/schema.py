@@ -35,6 +35,9 @@ def _checked_steps(steps: list[Step]) -> list[Step]:
 #: a list of steps, each checked for shape (one key: a profile operation, a raw action or a setup step)
 Steps = Annotated[list[Step], AfterValidator(_checked_steps)]
 
+#: template fields that describe the template without changing what it builds (not in its content hash)
+NOT_HASHED = ("source_path", "released_pairs")
+
 RAW_ACTIONS = {"tap", "long_press", "swipe", "drag", "key", "back", "home", "type", "wait"}
 SETUP_ONLY = {"shell", "launch", "push_mp3", "broadcast_media", "stop"}
 
@@ -132,6 +135,10 @@ class Template(BaseModel):
     shared_action: SharedAction
     outcome: Outcome
     expect: dict[Literal["A", "B"], Expectation]
+    #: pairs of this template in seed 002's released strict split (Table 6, "Released support"):
+    #: ``--allocation table6`` spreads a family's count over its templates in these proportions. Metadata
+    #: about the paper, not about what the template does: left out of :meth:`content_hash`.
+    released_pairs: int | None = Field(default=None, ge=1)
     source_path: str = ""
 
     @field_validator("branches")
@@ -156,7 +163,7 @@ class Template(BaseModel):
 
     def content_hash(self) -> str:
         """SHA-256 of the template's content (not its file path)."""
-        data = self.model_dump(mode="json", exclude={"source_path"}, by_alias=True)
+        data = self.model_dump(mode="json", exclude=set(NOT_HASHED), by_alias=True)
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
