@@ -72,13 +72,47 @@ def branch_json(branch: BranchRecord, copier: ArtifactCopier) -> dict[str, Any]:
         "state": branch.state,
         "outcome": branch.outcome,
         "next_observation": copier.observation(branch.next_observation),
+        "state_evidence": branch.state_evidence,
+        "outcome_evidence": branch.outcome_evidence,
+        "warp": branch.warp.model_dump(mode="json") if branch.warp else None,
+        "shared_steps": [a.canonical() for a in branch.shared_steps],
     }
+
+
+class _Backfill:
+    """The entity and hidden setup of pairs stored before records kept them, from their template, only when
+    the template's content hash is still the one that built the pair (else left empty: the evaluator warns)."""
+
+    def __init__(self) -> None:
+        self._templates: dict[str, Any] | None = None
+
+    def __call__(self, pair: PairRecord) -> PairRecord:
+        if pair.entity:
+            return pair
+        if self._templates is None:
+            from emukit.errors import ConfigError
+            from emukit.templates.loader import load_templates
+
+            try:
+                self._templates = {t.name: t for t in load_templates()}
+            except ConfigError:
+                self._templates = {}
+        template = self._templates.get(pair.template)
+        if template is None or template.content_hash() != pair.template_hash:
+            return pair
+        from emukit.builder.pair import PairContext, pair_entity
+
+        ctx = PairContext(template, pair.params, pair.seed, 0, pair.attempt)
+        return pair.model_copy(update={"entity": pair_entity(ctx), "hidden_setup": ctx.sub(template.setup)})
 
 
 def pair_json(pair: PairRecord, copier: ArtifactCopier) -> dict[str, Any]:
     """One line of ``pairs.jsonl`` (docs/pair-format.md)."""
     return {
         "pair_id": pair.pair_id, "family": pair.family, "template": pair.template, "params": pair.params,
+        "template_hash": pair.template_hash,
+        "base_snapshot": {"name": pair.base_snapshot, "fingerprint": pair.base_fingerprint},
+        "entity": pair.entity, "hidden_setup": pair.hidden_setup,
         "seed": pair.seed, "screen_size": copier.screen_size(pair), "shared_action": pair.shared_action.canonical(),
         "request_hashes": pair.request_hashes,
         "branches": {name: branch_json(br, copier) for name, br in sorted(pair.branches.items())},
@@ -99,7 +133,8 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
     """Write every stored pair (optionally one family / seed) and its artifacts into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     copier = ArtifactCopier(store, out)
-    rows = [pair_json(p, copier) for p in store.pairs(None if family in (None, "all") else family)
+    backfill = _Backfill()
+    rows = [pair_json(backfill(p), copier) for p in store.pairs(None if family in (None, "all") else family)
             if seed is None or p.seed == seed]
     rows.sort(key=lambda r: r["pair_id"])
     files = []
@@ -110,11 +145,8 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        flat = [{**{k: v for k, v in r.items() if k not in ("params", "shared_action", "request_hashes",
-                                                            "branches", "validation", "screen_size")},
-                 **{k: json.dumps(r[k], sort_keys=True) for k in ("params", "shared_action", "request_hashes",
-                                                                   "branches", "validation", "screen_size")}}
-                for r in rows]
+        flat = [{k: json.dumps(v, sort_keys=True) if isinstance(v, dict | list) else v for k, v in r.items()}
+                for r in rows]  # nested fields as JSON text, one column each
         pq.write_table(pa.Table.from_pylist(flat), out / "pairs.parquet")
         files.append("pairs.parquet")
     else:

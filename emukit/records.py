@@ -55,6 +55,9 @@ class BranchRecord(BaseModel):
     outcome_evidence: dict[str, Any] = Field(default_factory=dict)
     warp: WarpRecord | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)  # snapshot_load, actions, captures, probes
+    #: what executing the shared action did on the device, in order: the action itself, and for a temporal
+    #: ``wait`` the notification-shade pull that produces the next observation (empty in older records)
+    shared_steps: list[Action] = Field(default_factory=list)
 
 
 class Validation(BaseModel):
@@ -90,6 +93,14 @@ class PairRecord(BaseModel):
     validation: Validation
     device: str = ""
     attempt: int = 0
+    #: the tracked entity: the state probe's arguments (artifact paths, playlist, timer) and the outcome
+    #: probe's spec, with the pair's parameters substituted (empty in records built before they were kept)
+    entity: dict[str, Any] = Field(default_factory=dict)
+    #: the template's setup steps as run before each branch (not model-visible), parameters substituted
+    hidden_setup: list[dict[str, Any]] = Field(default_factory=list)
+    #: the content part of the base snapshot's fingerprint when the pair was built (spec digest, files,
+    #: file count, clipboard, foreground app: :func:`emukit.snapshots.content_fingerprint`)
+    base_fingerprint: dict[str, Any] = Field(default_factory=dict)
 
 
 class Rejection(BaseModel):

@@ -242,6 +242,20 @@ def fingerprint(driver: Driver) -> dict[str, Any]:
     }
 
 
+#: the fingerprint keys that say what a snapshot holds (the wall clock is when it was read)
+CONTENT_KEYS = ("spec", "files", "file_count", "clipboard", "foreground")
+
+
+def content_fingerprint(data_dir: Path, serial: str, name: str) -> dict[str, Any]:
+    """The content keys of the fingerprint recorded when ``name`` was built on ``serial`` ({} if none)."""
+    path = fingerprint_path(data_dir, serial, name)
+    try:
+        recorded = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: recorded[k] for k in CONTENT_KEYS if k in recorded}
+
+
 def fingerprint_path(data_dir: Path, serial: str, name: str) -> Path:
     return data_dir / "snapshots" / serial / f"{name}.json"
 

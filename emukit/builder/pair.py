@@ -91,6 +91,7 @@ class PairContext:
     seed: int
     slot: int
     attempt: int
+    base_fingerprint: dict[str, Any] = field(default_factory=dict)  # content_fingerprint of the base
 
     @property
     def pair_id(self) -> str:
@@ -165,14 +166,18 @@ def _resolve_shared(driver: Driver, ctx: PairContext) -> tuple[Action, float]:
     return Action(type=kind, element=element, **fields), 0.0
 
 
-def _execute_shared(driver: Driver, action: Action, seconds: float) -> WarpRecord | None:
+def _execute_shared(driver: Driver, action: Action, seconds: float) -> tuple[WarpRecord | None, list[Action]]:
+    """Do the shared action; returns the warp record (a ``wait``) and every step done, in order."""
     record = None
+    steps = [action]
     if action.type == "wait":
         record = warp(driver, seconds)
         from emukit.builder.steps import on_screen
 
         pull = on_screen(SHADE_SWIPE, driver.screen()[:2])
         driver.swipe(pull["x1"], pull["y1"], pull["x2"], pull["y2"], pull["duration_ms"])
+        steps.append(Action(type="swipe", x=pull["x1"], y=pull["y1"], x2=pull["x2"], y2=pull["y2"],
+                            duration_ms=pull["duration_ms"]))
     elif action.type == "tap":
         driver.tap(action.x, action.y)
     elif action.type == "long_press":
@@ -183,7 +188,7 @@ def _execute_shared(driver: Driver, action: Action, seconds: float) -> WarpRecor
         driver.type_text(action.text or "")
     elif action.type == "key":
         driver.key(action.key or 0)
-    return record
+    return record, steps
 
 
 def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts) -> BranchRecord:
@@ -220,7 +225,7 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
     timings["probes"] = (time.perf_counter() - t0) * 1000
     shared, seconds = _resolve_shared(driver, ctx)
     t0 = time.perf_counter()
-    warp_record = _execute_shared(driver, shared, seconds)
+    warp_record, shared_steps = _execute_shared(driver, shared, seconds)
     next_png, next_xml = driver.wait_stable()
     timings["shared_action"] = (time.perf_counter() - t0) * 1000
     t0 = time.perf_counter()
@@ -234,7 +239,8 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
         name=name, history=recorder.steps, boundary_observation=boundary, boundary_recaptured=recaptured,
         state=state.canonical, state_evidence=state.evidence, shared_action=shared,
         next_observation=artifacts.observation(next_png, next_xml), outcome=outcome, outcome_evidence=evidence,
-        warp=warp_record or (runner.warps[-1] if runner.warps else None), timings_ms=timings)
+        warp=warp_record or (runner.warps[-1] if runner.warps else None), timings_ms=timings,
+        shared_steps=shared_steps)
 
 
 _REQUEST_MEMO: dict[str, dict[str, str]] = {}
@@ -307,7 +313,16 @@ def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts
     return PairRecord(pair_id=ctx.pair_id, family=t.family, template=t.name, template_hash=t.content_hash(),
                       params=ctx.params, seed=ctx.seed, base_snapshot=t.base_snapshot, shared_action=a.shared_action,
                       request_hashes=hashes_a, branches={"A": a, "B": b}, validation=validation,
-                      device=device, attempt=ctx.attempt)
+                      device=device, attempt=ctx.attempt, entity=pair_entity(ctx),
+                      hidden_setup=ctx.sub(t.setup), base_fingerprint=dict(ctx.base_fingerprint))
+
+
+def pair_entity(ctx: PairContext) -> dict[str, Any]:
+    """The tracked entity of a pair: the state probe's arguments and the outcome probe's spec, parameters
+    substituted (the same for both branches: task context, not branch information)."""
+    t = ctx.template
+    return {"state_probe": {k: v for k, v in ctx.sub(t.state).items() if k != "family"},
+            "outcome_probe": ctx.sub(t.outcome.model_dump(exclude_none=True))}
 
 
 def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]:

@@ -31,7 +31,7 @@ from emukit.device.launcher import DeviceLauncher
 from emukit.device.pool import DevicePool
 from emukit.errors import ConfigError, DeviceError
 from emukit.records import Rejection
-from emukit.snapshots import ensure_snapshot
+from emukit.snapshots import content_fingerprint, ensure_snapshot
 from emukit.store import Store
 from emukit.templates.sampler import rng_for, sample_params
 from emukit.templates.schema import Template
@@ -238,6 +238,7 @@ class PairRunner:
         try:
             with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * limit, f"base snapshot {t.base_snapshot}"):
                 ensure_snapshot(driver, t.base_snapshot, self.options.data_dir)
+            ctx.base_fingerprint = content_fingerprint(self.options.data_dir, driver.serial, t.base_snapshot)
             with driver.deadline(limit, f"{t.name} slot {slot} attempt {attempt}"):
                 branches, artifacts = run_branches(driver, ctx)
         except DeadlinePassed as exc:  # not answering in time: a rejection naming device and step

@@ -80,6 +80,9 @@ class EvalPair:
     request_hashes: dict[str, str]
     branches: dict[str, EvalBranch]
     screen_size: tuple[int, int] | None = None
+    #: the tracked entity the export records (``state_probe``: the state probe's arguments, ``outcome_probe``);
+    #: None for pairs exported before it was recorded (:class:`OldExportWarning`)
+    entity: dict[str, Any] | None = None
 
     def size(self) -> tuple[int, int]:
         """The device screen size (from the pair, else read from the boundary screenshot)."""
@@ -108,26 +111,34 @@ def _shared_outcome_fields(pair: EvalPair) -> dict[str, Any]:
     return {k: v for k, v in a.items() if k in ("probe", "target", "scope", "folder") and b.get(k) == v}
 
 
-def template_state_args(pair: EvalPair) -> dict[str, Any]:
-    """The probe arguments of the pair's causal template (its ``state:`` block with the pair's parameters
-    substituted: persistent ``source``/``destination`` paths, ordered ``playlist``), when the template is
-    found under ``templates/``; else ``{}``. They say *what* is probed — task context, the same for A and B."""
-    try:
-        from emukit.templates.loader import load_templates
-        from emukit.templates.sampler import substitute
+class OldExportWarning(UserWarning):
+    """Pairs recorded before the export carried their tracked entity: their probe context is derived from
+    params and outcome fields only (the evaluator never reads ``templates/``)."""
 
-        found = [t for t in load_templates(family=pair.family) if t.name == pair.template]
-        if not found:
-            return {}
-        args = substitute(found[0].state, pair.params, f"template {pair.template}")
-    except Exception:  # noqa: BLE001 - no templates folder, an old template: fall back to params
+
+def _warn_old(where: str) -> None:
+    import warnings
+
+    warnings.warn(OldExportWarning(
+        f"{where}: pairs without an 'entity' field (exported by an older emukit): their probe context "
+        "(tracked paths, playlist) is derived from params and outcome fields only; re-export the store with "
+        "this emukit (emukit export records the entity, and fills it in for pairs stored earlier whose template "
+        "is unchanged)"), stacklevel=3)
+
+
+def state_probe_args(pair: EvalPair) -> dict[str, Any]:
+    """The state probe's arguments the export records for the pair (``entity.state_probe``: persistent
+    ``source``/``destination`` paths, ordered ``playlist``; string values only); ``{}`` for an older export.
+    They say *what* is probed: task context, the same for A and B."""
+    if not pair.entity:
         return {}
+    args = pair.entity.get("state_probe") or {}
     return {k: v for k, v in args.items() if isinstance(v, str) and v}
 
 
 def template_paths(pair: EvalPair) -> dict[str, str]:
-    """The tracked ``source`` / ``destination`` paths from :func:`template_state_args`."""
-    return {k: v for k, v in template_state_args(pair).items() if k in ("source", "destination")}
+    """The tracked ``source`` / ``destination`` paths from :func:`state_probe_args`."""
+    return {k: v for k, v in state_probe_args(pair).items() if k in ("source", "destination")}
 
 
 def persistent_context(pair: EvalPair) -> dict[str, Any]:
@@ -135,7 +146,7 @@ def persistent_context(pair: EvalPair) -> dict[str, Any]:
     "source", "destination", ["folder"], ["artifact"]}``.
 
     Read from ``params["context"]`` when the builder stored it; else the tracked paths come from the pair's
-    template (:func:`template_paths`) or from ``params`` keys ``probe``,
+    recorded entity (:func:`template_paths`) or from ``params`` keys ``probe``,
     ``source``/``src``, ``destination``/``dest``, ``folder``, ``target``: paths may be absolute or relative to
     shared storage, and a folder-only value gets ``target`` appended. Missing pieces are taken from the
     branch-independent outcome fields (probe kind, target, folder). Raises :class:`PairLoadError` naming the
@@ -265,10 +276,14 @@ def pair_from_json(data: Mapping[str, Any], reader: Reader, where: str = "pair")
                                                         reader), dict(raw["state"]), dict(raw["outcome"]),
                                     _obs(raw["next_observation"], f"{bw}.next_observation", reader))
     size = data.get("screen_size")
+    entity = data.get("entity")
+    if entity is not None and not isinstance(entity, Mapping):
+        raise PairLoadError(f"{where}.entity: expected an object, got {type(entity).__name__}")
     return EvalPair(pair_id=str(data["pair_id"]), family=data["family"], template=str(data.get("template", "")),
                     params=dict(data.get("params") or {}), shared_action=shared,
                     request_hashes=dict(data.get("request_hashes") or {}), branches=branches,
-                    screen_size=(int(size[0]), int(size[1])) if size else None)
+                    screen_size=(int(size[0]), int(size[1])) if size else None,
+                    entity=dict(entity) if entity is not None else None)
 
 
 def load_export(folder: Path | str) -> Iterator[EvalPair]:
@@ -278,6 +293,7 @@ def load_export(folder: Path | str) -> Iterator[EvalPair]:
     if not path.is_file():
         raise PairLoadError(f"{root}: no pairs.jsonl (expected an export folder, see docs/pair-format.md)")
     reader = _folder_reader(root)
+    warned = False
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
@@ -288,7 +304,11 @@ def load_export(folder: Path | str) -> Iterator[EvalPair]:
                 raise PairLoadError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
             if not isinstance(data, Mapping):
                 raise PairLoadError(f"{path}:{lineno}: expected a JSON object")
-            yield pair_from_json(data, reader, f"{path}:{lineno}")
+            pair = pair_from_json(data, reader, f"{path}:{lineno}")
+            if pair.entity is None and not warned:
+                _warn_old(str(path))
+                warned = True
+            yield pair
 
 
 # -- stores -----------------------------------------------------------------------------------------------
@@ -304,6 +324,7 @@ def _store_pairs(url: str, data_dir: Path | None) -> Iterator[EvalPair]:
             raise PairLoadError(f"{url}: a non-SQLite store needs --data-dir (where its artifacts live)")
         data_dir = Path(parsed.database).parent
     store = Store(url, data_dir=data_dir)
+    warned = False
     try:
         for record in store.pairs():
             def reader(ref: str) -> bytes:
@@ -317,8 +338,12 @@ def _store_pairs(url: str, data_dir: Path | None) -> Iterator[EvalPair]:
                                          obs(b.boundary_observation), dict(b.state), dict(b.outcome),
                                          obs(b.next_observation))
                         for name, b in record.branches.items()}
+            if not record.entity and not warned:
+                _warn_old(f"store {store.url}")
+                warned = True
             yield EvalPair(record.pair_id, record.family, record.template, dict(record.params),
-                           record.shared_action, dict(record.request_hashes), branches)
+                           record.shared_action, dict(record.request_hashes), branches,
+                           entity=dict(record.entity) if record.entity else None)
     finally:
         store.close()
 

@@ -30,7 +30,7 @@ from emukit.device.actions import Action
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
 from emukit.evaluate.estimator import StateEstimator
 from emukit.evaluate.metrics import BranchScore, FidelityScorer, compute_metrics
-from emukit.evaluate.pairs import EvalBranch, EvalPair, entity_context, interface_context, template_state_args
+from emukit.evaluate.pairs import EvalBranch, EvalPair, entity_context, interface_context, state_probe_args
 from emukit.evaluate.predictions import PredictionsFile
 from emukit.wm import get_format, render_state, request_hash, resolve_consequence
 from emukit.wm.formats.base import WorldModelFormat
@@ -132,7 +132,7 @@ def estimator_task(pair: EvalPair) -> dict[str, Any]:
         return dict(interface_context(pair) or {})
     task: dict[str, Any] = {k: v for k, v in pair.params.items() if k in ("playlist", "collection_type")}
     if pair.family == "ordered":
-        playlist = template_state_args(pair).get("playlist")
+        playlist = state_probe_args(pair).get("playlist")
         if "playlist" not in task and playlist:
             task["playlist"] = playlist
         kinds = {b.outcome.get("collection_type") for b in pair.branches.values()}

@@ -19,5 +19,5 @@ def probe_clipboard(driver: Driver) -> ProbeResult:
     return ProbeResult(
         family="clipboard",
         canonical={"clipboard_type": "text" if text else "empty", "clipboard_text": text},
-        evidence={"source": "grpc:EmulatorController.getClipboard", "grpc_port": endpoint.port},
+        evidence={"source": "grpc:EmulatorController.getClipboard"},  # the port is the device's, not evidence
     )

@@ -18,6 +18,8 @@ from emukit.store.errors import StoreError
 from emukit.store.models import BranchRow, PairRow, RejectionRow, StepRow
 
 SCREENSHOT_EXT = "png"
+#: the record fields kept together in ``pairs.provenance``
+PROVENANCE = ("entity", "hidden_setup", "base_fingerprint")
 HIERARCHY_EXT = "xml"
 
 
@@ -100,6 +102,7 @@ def pair_to_row(record: PairRecord, *, slot: int, run_id: int | None) -> PairRow
         base_snapshot=record.base_snapshot, shared_action=_json(record.shared_action),
         request_hashes=dict(record.request_hashes), validation=_json(validation),
         device=record.device, attempt=record.attempt, run_id=run_id,
+        provenance=record.model_dump(mode="json", include=set(PROVENANCE)),
         **{criterion: bool(getattr(validation, criterion)) for criterion in CRITERIA},
     )
     for name in ("A", "B"):
@@ -125,6 +128,7 @@ def _branch_to_row(branch: BranchRecord) -> BranchRow:
         next_screenshot=branch.next_observation.screenshot, next_hierarchy=branch.next_observation.hierarchy,
         outcome=dumped["outcome"], outcome_evidence=dumped["outcome_evidence"],
         warp=_json(branch.warp) if branch.warp is not None else None, timings=dumped["timings_ms"],
+        shared_steps=[_json(a) for a in branch.shared_steps],
     )
     for index, step in enumerate(branch.history):
         row.steps.append(StepRow(index=index, screenshot=step.observation.screenshot,
@@ -140,7 +144,7 @@ def row_to_pair(row: PairRow) -> PairRecord:
         template_hash=row.template_hash, params=row.params, seed=row.seed, base_snapshot=row.base_snapshot,
         shared_action=Action.model_validate(row.shared_action), request_hashes=row.request_hashes,
         branches=branches, validation=Validation.model_validate(row.validation),  # type: ignore[arg-type]
-        device=row.device, attempt=row.attempt,
+        device=row.device, attempt=row.attempt, **(row.provenance or {}),
     )
 
 
@@ -157,7 +161,7 @@ def _row_to_branch(row: BranchRow) -> BranchRecord:
         next_observation=Observation(screenshot=row.next_screenshot, hierarchy=row.next_hierarchy),
         outcome=row.outcome, outcome_evidence=row.outcome_evidence,
         warp=WarpRecord.model_validate(row.warp) if row.warp is not None else None,
-        timings_ms=row.timings,
+        timings_ms=row.timings, shared_steps=[Action.model_validate(a) for a in row.shared_steps or []],
     )
 
 

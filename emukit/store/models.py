@@ -133,6 +133,8 @@ class PairRow(Base):
     attempt: Mapped[int] = mapped_column(Integer, default=0)
     run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id"), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # entity, hidden_setup, base_fingerprint of the record (revision 0002; NULL in older rows)
+    provenance: Mapped[dict[str, Any] | None] = mapped_column(default=None)
 
     branches: Mapped[list[BranchRow]] = relationship(
         back_populates="pair", order_by="BranchRow.name", cascade="all, delete-orphan", passive_deletes=True)
@@ -161,6 +163,7 @@ class BranchRow(Base):
     outcome_evidence: Mapped[dict[str, Any]]
     warp: Mapped[dict[str, Any] | None] = mapped_column(default=None)
     timings: Mapped[dict[str, Any]]
+    shared_steps: Mapped[list[Any] | None] = mapped_column(default=None)  # revision 0002; NULL in older rows
 
     pair: Mapped[PairRow] = relationship(back_populates="branches")
     steps: Mapped[list[StepRow]] = relationship(

@@ -98,12 +98,63 @@ def test_pairs_are_byte_identical_whatever_else_the_run_built(adb_server, tmp_pa
     by_id = {json.loads(line)["pair_id"]: line for line in alone}
     common = [line for line in mixed if json.loads(line)["pair_id"] in by_id]
     assert len(alone) == 9 and len(mixed) == 16 and len(common) == 4
+    _check_provenance([json.loads(line) for line in mixed])
     for line in common:
         pair_id = json.loads(line)["pair_id"]
         assert line == by_id[pair_id], pair_id
         for ref in _refs(json.loads(line)):
             assert (tmp_path / "alone" / "export" / ref).read_bytes() == \
                 (tmp_path / "mixed" / "export" / ref).read_bytes(), ref
+
+
+def test_export_fills_in_the_entity_of_older_rows_from_an_unchanged_template(adb_server, tmp_path):
+    """Rows stored before pairs kept their provenance (``pairs.provenance`` NULL) are exported with the entity
+    and hidden setup taken from their template, only while its content hash is the pair's."""
+    import sqlite3
+
+    lines = _build(adb_server, tmp_path / "d", "--family", "persistent", "--template", "copy_direct",
+                   "--template", "delete_direct", "--count", "2", "--devices", "1")
+    with sqlite3.connect(tmp_path / "d" / "emukit.db") as conn:
+        conn.execute("UPDATE pairs SET provenance = NULL")
+        conn.execute("UPDATE pairs SET template_hash = ? WHERE template = 'delete_direct'", ("0" * 64,))
+    proc = subprocess.run([sys.executable, "-m", "emukit", "export", "--data-dir", str(tmp_path / "d"), "--out",
+                           str(tmp_path / "again")], env=adb_server.env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    before = {r["pair_id"]: r for r in map(json.loads, lines)}
+    after = {r["pair_id"]: r for r in map(json.loads, (tmp_path / "again" / "pairs.jsonl").read_text().splitlines())}
+    copy, delete = after["copy_direct-3-0"], after["delete_direct-3-0"]
+    assert copy["entity"] == before["copy_direct-3-0"]["entity"] and copy["entity"]["state_probe"]
+    assert copy["hidden_setup"] == before["copy_direct-3-0"]["hidden_setup"]
+    assert copy["base_snapshot"]["fingerprint"] == {}  # not recorded then, and not invented now
+    assert delete["entity"] == {} and delete["hidden_setup"] == []  # its template is not the one that built it
+
+
+def _check_provenance(rows: list[dict]) -> None:
+    """What docs/pair-format.md promises every exported pair carries (item 4 of the issue)."""
+    from emukit.snapshots import CONTENT_KEYS
+
+    assert {r["family"] for r in rows} == {"persistent", "clipboard", "ordered", "temporal"}
+    for r in rows:
+        where = r["pair_id"]
+        assert len(r["template_hash"]) == 64, where
+        assert r["base_snapshot"]["name"].endswith("_base") and set(r["base_snapshot"]["fingerprint"]) == \
+            set(CONTENT_KEYS), where
+        assert isinstance(r["entity"]["state_probe"], dict) and r["entity"]["outcome_probe"]["kind"], where
+        assert isinstance(r["hidden_setup"], list), where
+        if r["family"] == "persistent":
+            assert r["entity"]["state_probe"]["source"].startswith("/storage/emulated/0/"), where
+            assert any("shell" in step for step in r["hidden_setup"]), where  # the target file is made
+        if r["family"] == "ordered":  # a playlist template names its playlist; a queue template probes the queue
+            queue = r["template"] in ("playing_queue", "queue_mixed_insertion")
+            assert queue or r["entity"]["state_probe"]["playlist"] == r["entity"]["outcome_probe"]["playlist"], where
+        for name, b in r["branches"].items():
+            assert b["state_evidence"] and b["outcome_evidence"], (where, name)
+            assert b["shared_steps"][0] == r["shared_action"], (where, name)
+            if r["family"] == "temporal":
+                assert [s["type"] for s in b["shared_steps"]] == ["wait", "swipe"], (where, name)
+                assert b["warp"]["seconds"] * 1000 == r["shared_action"]["duration_ms"], (where, name)
+            else:
+                assert len(b["shared_steps"]) == 1, (where, name)
 
 
 def _refs(obj: object) -> list[str]:

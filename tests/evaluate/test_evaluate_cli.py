@@ -230,7 +230,7 @@ def test_pairs_from_a_store_url_match_the_export(tmp_path):
                         for n, b in p.branches.items()}
             record = PairRecord(pair_id=p.pair_id, family=p.family, template=p.template, template_hash="0" * 64,
                                 params=p.params, seed=0, base_snapshot="base", shared_action=p.shared_action,
-                                request_hashes={}, branches=branches,
+                                request_hashes={}, branches=branches, entity=p.entity or {},
                                 validation=Validation(stable_boundary=True, observation_match=True,
                                                       state_differs=True, outcome_differs=True,
                                                       validator_pass=True))
@@ -240,8 +240,49 @@ def test_pairs_from_a_store_url_match_the_export(tmp_path):
     assert [p.pair_id for p in loaded] == [p.pair_id for p in exported]
     for got, want in zip(loaded, exported):
         assert got.size() == want.size() == (1080, 2400)
+        assert got.entity == want.entity and got.entity is not None
         for n in ("A", "B"):
             g, w = got.branches[n], want.branches[n]
             assert g.boundary.png() == w.boundary.png() and g.next_observation.xml() == w.next_observation.xml()
             assert g.state == w.state and g.outcome == w.outcome and len(g.history) == len(w.history)
             assert [a for _, a in g.history] == [a for _, a in w.history]
+
+
+def test_the_evaluator_never_reads_templates(renderer, monkeypatch):
+    """Scoring takes everything from the export (the tracked entity included): with the template loader
+    made to fail, the sanity result is unchanged."""
+    import emukit.templates.loader as loader
+
+    calls: list[tuple] = []
+
+    def refuse(*args, **kwargs):
+        calls.append((args, kwargs))
+        raise AssertionError("the evaluator read templates/")
+
+    monkeypatch.setattr(loader, "load_templates", refuse)
+    monkeypatch.setenv("EMUKIT_TEMPLATES", "/nonexistent")
+    result = run("ref:surface", "oracle-state", renderer)
+    assert calls == []  # a call that something swallowed counts too
+    assert all(result.metrics["pair_correct"][f] >= 0.95 for f in FAMILIES)
+
+
+def test_an_export_without_entities_loads_with_a_warning(tmp_path):
+    """An export written before pairs carried their tracked entity still loads; one warning names the file
+    and says what is missing and what to do."""
+    from emukit.evaluate.pairs import OldExportWarning
+
+    old = tmp_path / "old"
+    shutil.copytree(FIXTURE, old)
+    rows = [json.loads(line) for line in (old / "pairs.jsonl").read_text().splitlines()]
+    for row in rows:
+        del row["entity"]
+    (old / "pairs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.warns(OldExportWarning, match=r"old/pairs\.jsonl: pairs without an 'entity' field.*re-export") as seen:
+        pairs = list(load_export(old))
+    assert len(seen) == 1 and len(pairs) == len(rows) and all(p.entity is None for p in pairs)
+    bad = dict(rows[0], entity=["not", "an", "object"])
+    (old / "pairs.jsonl").write_text(json.dumps(bad) + "\n")
+    from emukit.evaluate.pairs import PairLoadError
+
+    with pytest.raises(PairLoadError, match=r"pairs\.jsonl:1 \(.*\)\.entity: expected an object, got list"):
+        list(load_export(old))
