@@ -101,6 +101,10 @@ class PairRecord(BaseModel):
     #: the content part of the base snapshot's fingerprint when the pair was built (spec digest, files,
     #: file count, clipboard, foreground app: :func:`emukit.snapshots.content_fingerprint`)
     base_fingerprint: dict[str, Any] = Field(default_factory=dict)
+    #: which of the template's branches each recorded branch ran: ``{"A": "B", "B": "A"}`` when the roles are
+    #: swapped (half the pairs, seeded per pair: :func:`emukit.builder.pair.branch_roles`), so that "A" says
+    #: nothing about the outcome; the identity in records built before roles were drawn
+    roles: dict[BranchName, BranchName] = Field(default_factory=lambda: {"A": "A", "B": "B"})
 
 
 class Rejection(BaseModel):

@@ -273,7 +273,7 @@ def check_pair(store: Store, pair: PairRecord, template: Template | None,
             result.add("outcome", f"branch {name}: stored outcome {br.outcome} but the stored next observation "
                                   f"shows {outcome}")
         problems = validate_branch(pair.family, br.state, outcome, {**br.outcome_evidence, **evidence}, spec,
-                                   sub(template.expect[name].model_dump()), wait)  # type: ignore[index]
+                                   sub(template.expect[pair.roles[name]].model_dump()), wait)  # type: ignore[index]
         for p in problems:
             result.add("validator", f"branch {name}: {p}")
     if not states_differ(a.state, b.state):

@@ -109,7 +109,7 @@ def replay_branch(driver: Driver, pair: PairRecord, template: Template, branch: 
     t0 = time.monotonic()
     try:
         ensure_snapshot(driver, template.base_snapshot, data_dir)
-        ctx = PairContext(template, pair.params, pair.seed, 0, pair.attempt)
+        ctx = PairContext(template, pair.params, pair.seed, 0, pair.attempt, roles=dict(pair.roles))
         got = run_branch(driver, ctx, branch, Artifacts())
     except Rejected as exc:
         replay.problems.append(f"rejected: {exc}")
@@ -135,7 +135,7 @@ def replay_branch(driver: Driver, pair: PairRecord, template: Template, branch: 
     spec = sub(template.outcome.model_dump(exclude_none=True))
     wait = float(sub(template.shared_action.seconds) or 0) if template.shared_action.type == "wait" else 0.0
     for p in validate_branch(pair.family, got.state, got.outcome, got.outcome_evidence, spec,
-                             sub(template.expect[branch].model_dump()), wait):  # type: ignore[index]
+                             sub(template.expect[pair.roles[branch]].model_dump()), wait):  # type: ignore[index]
         replay.problems.append(f"validator: {p}")
     return replay
 

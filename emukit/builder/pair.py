@@ -92,6 +92,8 @@ class PairContext:
     slot: int
     attempt: int
     base_fingerprint: dict[str, Any] = field(default_factory=dict)  # content_fingerprint of the base
+    #: recorded branch -> the template branch it runs (:func:`branch_roles`); the identity by default
+    roles: dict[str, str] = field(default_factory=lambda: {"A": "A", "B": "B"})
 
     @property
     def pair_id(self) -> str:
@@ -99,6 +101,20 @@ class PairContext:
 
     def sub(self, obj: Any) -> Any:
         return substitute(obj, self.params, f"{self.template.source_path}")
+
+
+SWAPPED = {"A": "B", "B": "A"}
+IDENTITY = {"A": "A", "B": "B"}
+
+
+def branch_roles(template: str, seed: int, slot: int) -> dict[str, str]:
+    """Which template branch each recorded branch runs in slot ``slot`` of (template, seed): swapped in
+    exactly one slot of each consecutive pair of slots (2k, 2k+1), which one drawn from (template, seed, k).
+    So over a template's pairs "A" is the template's A branch half the time (within one pair), and neither the
+    recorded name nor the slot's parity says which (docs/building.md, "Which branch is A")."""
+    block = slot // 2
+    coin = hashlib.sha256(f"{template}|{seed}|{block}|roles".encode()).digest()[0] & 1
+    return dict(SWAPPED if (slot % 2) ^ coin else IDENTITY)
 
 
 def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str | None = None) -> None:
@@ -201,7 +217,8 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
     t0 = time.perf_counter()
     load_base(driver, t.base_snapshot)
     timings["snapshot_load"] = (time.perf_counter() - t0) * 1000
-    runner = StepRunner(driver, f"{t.source_path}: {name}")
+    role = ctx.roles[name]
+    runner = StepRunner(driver, f"{t.source_path}: {role}" + (f" (recorded as {name})" if role != name else ""))
     t0 = time.perf_counter()
     runner.run(ctx.sub(t.setup), setup=True)
     timings["setup"] = (time.perf_counter() - t0) * 1000
@@ -209,7 +226,7 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
     driver.recorder = recorder
     t0 = time.perf_counter()
     try:
-        runner.run(ctx.sub(t.branches[name]))  # type: ignore[index]
+        runner.run(ctx.sub(t.branches[role]))  # type: ignore[index]
         runner.run(ctx.sub(t.converge))
     finally:
         driver.recorder = None
@@ -297,7 +314,7 @@ def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts
     spec = ctx.sub(t.outcome.model_dump(exclude_none=True))
     wait = float(ctx.sub(t.shared_action.seconds) or 0) if t.shared_action.type == "wait" else 0.0
     problems = {n: validate_branch(t.family, br.state, br.outcome, br.outcome_evidence, spec,
-                                   ctx.sub(t.expect[n].model_dump()), wait)  # type: ignore[index]
+                                   ctx.sub(t.expect[ctx.roles[n]].model_dump()), wait)  # type: ignore[index]
                 for n, br in branches.items()}
     validation = Validation(stable_boundary=stable, observation_match=match,
                             state_differs=states_differ(a.state, b.state),
@@ -314,7 +331,8 @@ def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts
                       params=ctx.params, seed=ctx.seed, base_snapshot=t.base_snapshot, shared_action=a.shared_action,
                       request_hashes=hashes_a, branches={"A": a, "B": b}, validation=validation,
                       device=device, attempt=ctx.attempt, entity=pair_entity(ctx),
-                      hidden_setup=ctx.sub(t.setup), base_fingerprint=dict(ctx.base_fingerprint))
+                      hidden_setup=ctx.sub(t.setup), base_fingerprint=dict(ctx.base_fingerprint),
+                      roles=dict(ctx.roles))  # type: ignore[arg-type]
 
 
 def pair_entity(ctx: PairContext) -> dict[str, Any]:

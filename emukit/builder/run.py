@@ -22,6 +22,7 @@ from emukit.builder.pair import (
     PairContext,
     Rejected,
     assemble_pair,
+    branch_roles,
     run_branches,
 )
 from emukit.device.adbserver import AdbServer
@@ -233,7 +234,7 @@ class PairRunner:
         t = tp.template
         seed = self.options.seed
         params = sample_params(t, rng_for(t.name, seed, slot, attempt))
-        ctx = PairContext(t, params, seed, slot, attempt)
+        ctx = PairContext(t, params, seed, slot, attempt, roles=branch_roles(t.name, seed, slot))
         limit = self.options.attempt_timeout_s
         try:
             with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * limit, f"base snapshot {t.base_snapshot}"):

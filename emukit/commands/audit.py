@@ -1,4 +1,4 @@
-"""``emukit audit release|stability|split``: the benchmark audits of seed 002 Appendix C (docs/audits.md).
+"""``emukit audit release|stability|split|shortcuts``: the benchmark audits of seed 002 Appendix C (docs/audits.md).
 Each prints a table and exits 1 when anything fails (2 for a usage error)."""
 
 from __future__ import annotations
@@ -159,8 +159,58 @@ def _cmd_split(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+# ------------------------------------------------------------------------------------------ shortcuts
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _cmd_shortcuts(args: argparse.Namespace) -> int:
+    import json
+
+    from emukit.audit.shortcuts import GUESSERS, audit_shortcuts, views_from_export, views_from_records
+    from emukit.store import Store
+
+    console = make_console()
+    try:
+        if args.pairs is not None:
+            views = views_from_export(args.pairs)
+        else:
+            with Store(args.db, data_dir=args.data_dir) as store:
+                views = views_from_records(store.pairs(None if args.family == "all" else args.family))
+        if args.family != "all":
+            views = [v for v in views if v.family == args.family]
+        report = audit_shortcuts(views, max_accuracy=args.max_accuracy / 100)
+    except EmukitError as exc:
+        print_error(make_console(stderr=True), "emukit audit shortcuts", exc)
+        return 1
+    table = Table(title=f"shortcut audit: accuracy (%) of one-feature guessers of a branch's role "
+                        f"(fail at >= {args.max_accuracy:g})")
+    for col in ("family", "pairs", "A is template B (%)", *GUESSERS, "status"):
+        table.add_column(col, justify="left" if col in ("family", "status") else "right")
+    for family, scores in sorted(report.by_family.items()):
+        table.add_row(family, str(report.pairs[family]), _pct(report.swapped[family] / report.pairs[family]),
+                      *(_pct(scores[g].accuracy) for g in GUESSERS), _status(report.family_ok(family)))
+    console.print(table)
+    if args.per_template:
+        table = Table(title="per template")
+        for col in ("family", "template", *GUESSERS):
+            table.add_column(col, justify="left" if col in ("family", "template") else "right")
+        for (family, template), scores in sorted(report.by_template.items()):
+            table.add_row(family, template, *(_pct(scores[g].accuracy) for g in GUESSERS))
+        console.print(table)
+    if report.temporal_status:
+        total = sum(report.temporal_status.values())
+        console.print("temporal outcomes over branches: " + ", ".join(
+            f"{k} {v} ({100 * v / total:.0f}%)" for k, v in sorted(report.temporal_status.items())),
+            highlight=False)
+    if args.json:
+        args.json.write_text(json.dumps(report.to_json(), indent=1, sort_keys=True))
+        console.print(f"report: {args.json}", highlight=False)
+    return 0 if report.ok else 1
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("audit", help="audit the stored benchmark: release, stability, split")
+    p = sub.add_parser("audit", help="audit the stored benchmark: release, stability, split, shortcuts")
     asub = p.add_subparsers(dest="audit_command", required=True)
 
     def store_args(q: argparse.ArgumentParser) -> None:
@@ -196,3 +246,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     split.add_argument("--eval", type=Path, required=True,
                        help="evaluation side: an export folder or a pairs.jsonl / state_train.jsonl file")
     split.set_defaults(func=_cmd_split)
+
+    short = asub.add_parser("shortcuts", help="label shortcuts: can history length, the last action or the "
+                                              "branch name alone tell a branch's role?")
+    store_args(short)
+    short.add_argument("--pairs", type=Path, help="an export folder (or its pairs.jsonl) instead of the store")
+    short.add_argument("--max-accuracy", type=float, default=60.0, metavar="PCT",
+                       help="fail a family where a guesser reaches this accuracy (default 60)")
+    short.add_argument("--per-template", action="store_true", help="also print every template's accuracies")
+    short.add_argument("--json", type=Path, help="write the report as JSON")
+    short.set_defaults(func=_cmd_shortcuts)

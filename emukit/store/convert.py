@@ -19,7 +19,7 @@ from emukit.store.models import BranchRow, PairRow, RejectionRow, StepRow
 
 SCREENSHOT_EXT = "png"
 #: the record fields kept together in ``pairs.provenance``
-PROVENANCE = ("entity", "hidden_setup", "base_fingerprint")
+PROVENANCE = ("entity", "hidden_setup", "base_fingerprint", "roles")
 HIERARCHY_EXT = "xml"
 
 
