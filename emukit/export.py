@@ -112,7 +112,7 @@ def pair_json(pair: PairRecord, copier: ArtifactCopier) -> dict[str, Any]:
         "pair_id": pair.pair_id, "family": pair.family, "template": pair.template, "params": pair.params,
         "template_hash": pair.template_hash,
         "base_snapshot": {"name": pair.base_snapshot, "fingerprint": pair.base_fingerprint},
-        "entity": pair.entity, "hidden_setup": pair.hidden_setup,
+        "entity": pair.entity, "hidden_setup": pair.hidden_setup, "roles": pair.roles,
         "seed": pair.seed, "screen_size": copier.screen_size(pair), "shared_action": pair.shared_action.canonical(),
         "request_hashes": pair.request_hashes,
         "branches": {name: branch_json(br, copier) for name, br in sorted(pair.branches.items())},
@@ -129,8 +129,14 @@ class ExportSummary:
 
 
 def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str = "jsonl",
-                 seed: int | None = None) -> ExportSummary:
-    """Write every stored pair (optionally one family / seed) and its artifacts into ``out``."""
+                 seed: int | None = None, eval_seed: int | None = None) -> ExportSummary:
+    """Write every stored pair (optionally one family / seed) and its artifacts into ``out``; the ``hf`` and
+    ``episodes`` formats (:mod:`emukit.exporters`) are written beside ``pairs.jsonl`` from its rows, split
+    by ``eval_seed`` when given."""
+    from emukit.exporters import FORMATS, writer
+
+    if fmt not in ("jsonl", "parquet", *FORMATS):
+        raise ValueError(f"unknown export format {fmt!r} (jsonl, parquet, {', '.join(FORMATS)})")
     out.mkdir(parents=True, exist_ok=True)
     copier = ArtifactCopier(store, out)
     backfill = _Backfill()
@@ -138,9 +144,12 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
             if seed is None or p.seed == seed]
     rows.sort(key=lambda r: r["pair_id"])
     files = []
-    if fmt == "jsonl":
+    if fmt == "jsonl" or fmt in FORMATS:
         _write_jsonl(out / "pairs.jsonl", rows)
         files.append("pairs.jsonl")
+        if fmt in FORMATS:
+            written = writer(fmt)(out, rows, eval_seed=eval_seed)
+            files.append(f"{fmt}/: {json.dumps(written, sort_keys=True)}")
     elif fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -149,8 +158,6 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
                 for r in rows]  # nested fields as JSON text, one column each
         pq.write_table(pa.Table.from_pylist(flat), out / "pairs.parquet")
         files.append("pairs.parquet")
-    else:
-        raise ValueError(f"unknown export format {fmt!r} (jsonl, parquet)")
     return ExportSummary(out, len(rows), len(copier.copied), files)
 
 

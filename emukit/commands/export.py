@@ -1,5 +1,5 @@
-"""``emukit export``: write stored pairs as ``pairs.jsonl`` / ``pairs.parquet`` or the predictive-state
-training format (docs/pair-format.md)."""
+"""``emukit export``: write stored pairs as ``pairs.jsonl`` / ``pairs.parquet``, Hugging Face datasets,
+AndroidWorld-style episodes, or the predictive-state training format (docs/pair-format.md)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
         console.print("[red]emukit export: --format state-training needs --eval-seed (the seed of the "
                       "evaluation pairs the training data must be disjoint from)[/red]")
         return 2
-    if args.format != "state-training" and args.eval_seed is not None:
-        console.print("[red]emukit export: --eval-seed only applies to --format state-training[/red]")
+    if args.format in ("jsonl", "parquet") and args.eval_seed is not None:
+        console.print("[red]emukit export: --eval-seed only applies to --format state-training, hf and "
+                      "episodes[/red]")
         return 2
     if args.format == "state-training" and args.seed is not None:
         console.print("[red]emukit export: --seed does not apply to --format state-training (the training "
@@ -39,7 +40,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
                     console.print("[yellow]no training examples: are there pairs built with a seed other than "
                                   f"{args.eval_seed}?[/yellow]")
                 return 0
-            summary = export_pairs(store, args.out, family=family, fmt=args.format, seed=args.seed)
+            summary = export_pairs(store, args.out, family=family, fmt=args.format, seed=args.seed,
+                                   eval_seed=args.eval_seed)
     except (EmukitError, OSError, ValueError) as exc:
         print_error(console, "emukit export", exc)
         return 1
@@ -58,9 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
     p.add_argument("--family", default="all", choices=("persistent", "clipboard", "ordered", "temporal", "all"))
     p.add_argument("--seed", type=int, help="only pairs built with this seed (jsonl, parquet)")
-    p.add_argument("--format", default="jsonl", choices=("jsonl", "parquet", "state-training"),
-                   help="pairs.jsonl (default), pairs.parquet, or state_train/state_val.jsonl")
+    p.add_argument("--format", default="jsonl", choices=("jsonl", "parquet", "hf", "episodes", "state-training"),
+                   help="pairs.jsonl (default), pairs.parquet, Hugging Face datasets folders (hf/pairs, "
+                        "hf/branches: datasets.load_from_disk; needs emukit[hf]), AndroidWorld-style episodes "
+                        "(episodes/), or state_train/state_val.jsonl")
     p.add_argument("--eval-seed", type=int,
                    help="state-training: seed of the evaluation pairs; training uses every other seed, minus "
-                        "anything overlapping them on the five split criteria")
+                        "anything overlapping them on the five split criteria. hf, episodes: that seed's pairs "
+                        "are the test split, the others (minus overlaps) train; without it every pair is test")
     p.set_defaults(func=_cmd_export)
