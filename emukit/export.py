@@ -113,6 +113,7 @@ def pair_json(pair: PairRecord, copier: ArtifactCopier) -> dict[str, Any]:
         "template_hash": pair.template_hash,
         "base_snapshot": {"name": pair.base_snapshot, "fingerprint": pair.base_fingerprint},
         "entity": pair.entity, "hidden_setup": pair.hidden_setup, "roles": pair.roles,
+        "padding": pair.padding,
         "seed": pair.seed, "screen_size": copier.screen_size(pair), "shared_action": pair.shared_action.canonical(),
         "request_hashes": pair.request_hashes,
         "branches": {name: branch_json(br, copier) for name, br in sorted(pair.branches.items())},

@@ -105,6 +105,9 @@ class PairRecord(BaseModel):
     #: swapped (half the pairs, seeded per pair: :func:`emukit.builder.pair.branch_roles`), so that "A" says
     #: nothing about the outcome; the identity in records built before roles were drawn
     roles: dict[BranchName, BranchName] = Field(default_factory=lambda: {"A": "A", "B": "B"})
+    #: neutral moves (a tap on the status bar) at the start of each branch's history, padding the shorter
+    #: branch to its sibling's length (empty in records built before padding)
+    padding: dict[BranchName, int] = Field(default_factory=dict)
 
 
 class Rejection(BaseModel):

@@ -110,7 +110,7 @@ def replay_branch(driver: Driver, pair: PairRecord, template: Template, branch: 
     try:
         ensure_snapshot(driver, template.base_snapshot, data_dir)
         ctx = PairContext(template, pair.params, pair.seed, 0, pair.attempt, roles=dict(pair.roles))
-        got = run_branch(driver, ctx, branch, Artifacts())
+        got = run_branch(driver, ctx, branch, Artifacts(), pair.padding.get(branch, 0))  # type: ignore[call-overload]
     except Rejected as exc:
         replay.problems.append(f"rejected: {exc}")
         return replay

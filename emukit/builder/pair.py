@@ -94,6 +94,8 @@ class PairContext:
     base_fingerprint: dict[str, Any] = field(default_factory=dict)  # content_fingerprint of the base
     #: recorded branch -> the template branch it runs (:func:`branch_roles`); the identity by default
     roles: dict[str, str] = field(default_factory=lambda: {"A": "A", "B": "B"})
+    #: neutral moves at the start of each recorded branch's history (set by :func:`run_branches`)
+    padding: dict[str, int] = field(default_factory=dict)
 
     @property
     def pair_id(self) -> str:
@@ -207,8 +209,9 @@ def _execute_shared(driver: Driver, action: Action, seconds: float) -> tuple[War
     return record, steps
 
 
-def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts) -> BranchRecord:
-    """Execute one branch from the base snapshot up to the shared action's outcome."""
+def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts, pad: int = 0) -> BranchRecord:
+    """Execute one branch from the base snapshot up to the shared action's outcome; ``pad`` neutral moves
+    (:data:`NEUTRAL_MOVE`) come first in its history."""
     from emukit.builder.outcomes import read_outcome
     from emukit.builder.steps import StepRunner
 
@@ -226,7 +229,7 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
     driver.recorder = recorder
     t0 = time.perf_counter()
     try:
-        runner.run(ctx.sub(t.branches[role]))  # type: ignore[index]
+        runner.run([NEUTRAL_MOVE] * pad + ctx.sub(t.branches[role]))  # type: ignore[index]
         runner.run(ctx.sub(t.converge))
     finally:
         driver.recorder = None
@@ -279,23 +282,63 @@ def request_hashes(png: bytes, action: Action, family: str) -> dict[str, str]:
     return dict(cached)
 
 
+#: the neutral move that pads the shorter branch of a pair to its sibling's length: a tap on the middle of
+#: the status bar, which SystemUI does nothing with (only a swipe down opens the shade). One recorded step.
+NEUTRAL_MOVE: dict[str, Any] = {"tap": {"x": "50%", "y": "0.5%"}}
+#: template -> natural length of its A branch's history minus its B branch's, as last measured here
+_LENGTH_DELTA: dict[str, int] = {}
+#: how often a branch is run again to fix its padding before the attempt is rejected (unequal_lengths)
+PAD_RETRIES = 2
+
+
+def _pads(delta: int, roles: dict[str, str]) -> dict[str, int]:
+    """Neutral moves per recorded branch that make both histories as long as the longer one, for a natural
+    length difference ``delta`` (template A minus template B)."""
+    by_role = {"A": max(0, -delta), "B": max(0, delta)}
+    return {name: by_role[role] for name, role in roles.items()}
+
+
 def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchRecord], Artifacts]:
-    """The device part of an attempt: branch A then branch B from the base snapshot; raises
-    :class:`Rejected` when an action cannot be done."""
+    """The device part of an attempt: branch A then branch B from the base snapshot, the shorter padded
+    with neutral moves to the longer one's length (so history length says nothing about the outcome:
+    docs/building.md, "No label shortcuts"); raises :class:`Rejected` when an action cannot be done or the
+    lengths cannot be matched. The padding comes from the template's last measured length difference and
+    is corrected by running a branch again, so the recorded pair does not depend on what ran before."""
     artifacts = Artifacts()
     branches: dict[str, BranchRecord] = {}
-    for name in ("A", "B"):
-        try:
-            branches[name] = run_branch(driver, ctx, name, artifacts)
-        except (Rejected, DeadlinePassed):
-            raise  # a deadline that passed is the device not answering: the caller gives the device up
-        except DeviceError as exc:
-            # an action that could not be done on a working device (a fault, a crashed app, a missing
-            # element) is retried with the next attempt; a device that stopped answering is replaced
-            if device_usable(driver):
-                raise Rejected("action_failed", f"branch {name}: {exc}") from exc
-            raise Rejected("device_error", f"branch {name}: {driver.serial} stopped answering: {exc}") from exc
+    name_of = ctx.template.name
+    pads = _pads(_LENGTH_DELTA.get(name_of, 0), ctx.roles)
+    todo = ["A", "B"]
+    for _ in range(PAD_RETRIES + 1):
+        for name in todo:
+            branches[name] = _run_guarded(driver, ctx, name, artifacts, pads[name])
+        natural = {ctx.roles[n]: len(b.history) - pads[n] for n, b in branches.items()}
+        delta = natural["A"] - natural["B"]
+        _LENGTH_DELTA[name_of] = delta
+        wanted = _pads(delta, ctx.roles)
+        todo = [n for n in ("A", "B") if wanted[n] != pads[n]]
+        pads = wanted
+        if not todo:
+            break
+    lengths = {n: len(b.history) for n, b in branches.items()}
+    if todo or lengths["A"] != lengths["B"]:
+        raise Rejected("unequal_lengths", f"histories of {lengths['A']} and {lengths['B']} steps after padding")
+    ctx.padding = {n: pads[n] for n in ("A", "B")}
     return branches, artifacts
+
+
+def _run_guarded(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts, pad: int) -> BranchRecord:
+    """:func:`run_branch`, with a device error turned into the rejection it stands for."""
+    try:
+        return run_branch(driver, ctx, name, artifacts, pad)
+    except (Rejected, DeadlinePassed):
+        raise  # a deadline that passed is the device not answering: the caller gives the device up
+    except DeviceError as exc:
+        # an action that could not be done on a working device (a fault, a crashed app, a missing
+        # element) is retried with the next attempt; a device that stopped answering is replaced
+        if device_usable(driver):
+            raise Rejected("action_failed", f"branch {name}: {exc}") from exc
+        raise Rejected("device_error", f"branch {name}: {driver.serial} stopped answering: {exc}") from exc
 
 
 def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts: Artifacts,
@@ -332,7 +375,7 @@ def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts
                       request_hashes=hashes_a, branches={"A": a, "B": b}, validation=validation,
                       device=device, attempt=ctx.attempt, entity=pair_entity(ctx),
                       hidden_setup=ctx.sub(t.setup), base_fingerprint=dict(ctx.base_fingerprint),
-                      roles=dict(ctx.roles))  # type: ignore[arg-type]
+                      roles=dict(ctx.roles), padding=dict(ctx.padding))  # type: ignore[arg-type]
 
 
 def pair_entity(ctx: PairContext) -> dict[str, Any]:

@@ -21,7 +21,8 @@ def _j(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-PROVENANCE = ("template_hash", "base_snapshot", "entity", "hidden_setup", "roles", "request_hashes", "validation")
+PROVENANCE = ("template_hash", "base_snapshot", "entity", "hidden_setup", "roles", "padding", "request_hashes",
+              "validation")
 BRANCH_PROVENANCE = ("state_evidence", "outcome_evidence", "warp", "shared_steps")
 
 

@@ -19,7 +19,7 @@ from emukit.store.models import BranchRow, PairRow, RejectionRow, StepRow
 
 SCREENSHOT_EXT = "png"
 #: the record fields kept together in ``pairs.provenance``
-PROVENANCE = ("entity", "hidden_setup", "base_fingerprint", "roles")
+PROVENANCE = ("entity", "hidden_setup", "base_fingerprint", "roles", "padding")
 HIERARCHY_EXT = "xml"
 
 

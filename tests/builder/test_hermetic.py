@@ -147,6 +147,9 @@ def _check_provenance(rows: list[dict]) -> None:
         if r["family"] == "ordered":  # a playlist template names its playlist; a queue template probes the queue
             queue = r["template"] in ("playing_queue", "queue_mixed_insertion")
             assert queue or r["entity"]["state_probe"]["playlist"] == r["entity"]["outcome_probe"]["playlist"], where
+        assert len(r["branches"]["A"]["history"]) == len(r["branches"]["B"]["history"]), where  # padded
+        assert set(r["padding"]) == {"A", "B"} and min(r["padding"].values()) == 0, where
+        assert sorted(r["roles"].items()) in ([("A", "A"), ("B", "B")], [("A", "B"), ("B", "A")]), where
         for name, b in r["branches"].items():
             assert b["state_evidence"] and b["outcome_evidence"], (where, name)
             assert b["shared_steps"][0] == r["shared_action"], (where, name)

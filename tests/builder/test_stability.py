@@ -46,7 +46,8 @@ def test_stability_fails_when_the_stored_outcome_is_not_reproduced(session, tmp_
     with sqlite3.connect(copy / "emukit.db") as db:
         (pk,) = db.execute("SELECT id FROM pairs WHERE pair_id = ?", (chosen.pair_id,)).fetchone()
         (outcome,) = db.execute("SELECT outcome FROM branches WHERE pair_pk = ? AND name = 'A'", (pk,)).fetchone()
-        flipped = dict(json.loads(outcome), result="present")  # A deleted the target: it really is absent
+        stored = json.loads(outcome)  # the opposite of what recorded A really shows (roles may be swapped)
+        flipped = dict(stored, result="present" if stored["result"] == "absent" else "absent")
         db.execute("UPDATE branches SET outcome = ? WHERE pair_pk = ? AND name = 'A'", (json.dumps(flipped), pk))
     rc = cli("audit", "stability", "--data-dir", str(copy), "--device", session["serial"],
              "--template", "delete_direct", "--repeats", "1", "--quiet")
