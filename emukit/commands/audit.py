@@ -1,4 +1,4 @@
-"""``emukit audit release|stability|split|shortcuts``: the benchmark audits of seed 002 Appendix C (docs/audits.md).
+"""``emukit audit release|stability|split|shortcuts|diversity``: the benchmark audits of seed 002 Appendix C (docs/audits.md).
 Each prints a table and exits 1 when anything fails (2 for a usage error)."""
 
 from __future__ import annotations
@@ -209,8 +209,52 @@ def _cmd_shortcuts(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+# ------------------------------------------------------------------------------------------ diversity
+def _cmd_diversity(args: argparse.Namespace) -> int:
+    import json
+
+    from emukit.audit.diversity import DEFAULT_MIN_DIVERSITY, audit_diversity
+    from emukit.store import Store
+    from emukit.templates import load_templates
+
+    console = make_console()
+    try:
+        thresholds = {t.name: t.min_diversity for t in load_templates(dirs=args.templates)
+                      if t.min_diversity is not None}
+        with Store(args.db, data_dir=args.data_dir) as store:
+            pairs = [p for p in store.pairs(None if args.family == "all" else args.family)
+                     if not args.template or p.template in args.template]
+            report = audit_diversity(pairs, lambda sha: store.artifacts.get(sha, "png"), thresholds)
+    except EmukitError as exc:
+        print_error(make_console(stderr=True), "emukit audit diversity", exc)
+        return 1
+    cols = ("pairs", "boundaries", "requests", "shared_actions", "states", "near_duplicates")
+
+    def cells(c) -> list[str]:
+        row = c.row()
+        return [str(row["pairs"])] + [f"{row[k]} ({100 * row[k] / row['pairs']:.0f}%)" for k in cols[1:]]
+
+    table = Table(title=f"diversity audit: distinct values over pairs (boundaries and requests must reach "
+                        f"{100 * DEFAULT_MIN_DIVERSITY:.0f}% per family, each template's min_diversity)")
+    for col in ("family", "template", *cols, "need", "status"):
+        table.add_column(col, justify="left" if col in ("family", "template", "status") else "right")
+    for family, c in sorted(report.families.items()):
+        table.add_row(family, "(all)", *cells(c), f"{100 * report.family_threshold:.0f}%",
+                      _status(report.family_ok(family)))
+        for (f, t), tc in sorted(report.templates.items()):
+            if f == family:
+                table.add_row("", t, *cells(tc), f"{100 * report.thresholds.get(t, DEFAULT_MIN_DIVERSITY):.0f}%",
+                              _status(report.template_ok(f, t)))
+    console.print(table)
+    if args.json:
+        args.json.write_text(json.dumps(report.to_json(), indent=1, sort_keys=True))
+        console.print(f"report: {args.json}", highlight=False)
+    return 0 if report.ok else 1
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("audit", help="audit the stored benchmark: release, stability, split, shortcuts")
+    p = sub.add_parser("audit", help="audit the stored benchmark: release, stability, split, shortcuts, "
+                                         "diversity")
     asub = p.add_subparsers(dest="audit_command", required=True)
 
     def store_args(q: argparse.ArgumentParser) -> None:
@@ -256,3 +300,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     short.add_argument("--per-template", action="store_true", help="also print every template's accuracies")
     short.add_argument("--json", type=Path, help="write the report as JSON")
     short.set_defaults(func=_cmd_shortcuts)
+
+    div = asub.add_parser("diversity", help="distinct boundaries, requests, shared actions and states per family "
+                                            "and template, and near-duplicate boundaries")
+    store_args(div)
+    div.add_argument("--json", type=Path, help="write the report as JSON")
+    div.set_defaults(func=_cmd_diversity)

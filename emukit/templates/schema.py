@@ -36,7 +36,7 @@ def _checked_steps(steps: list[Step]) -> list[Step]:
 Steps = Annotated[list[Step], AfterValidator(_checked_steps)]
 
 #: template fields that describe the template without changing what it builds (not in its content hash)
-NOT_HASHED = ("source_path", "released_pairs")
+NOT_HASHED = ("source_path", "released_pairs", "min_diversity")
 
 RAW_ACTIONS = {"tap", "long_press", "swipe", "drag", "key", "back", "home", "type", "wait"}
 SETUP_ONLY = {"shell", "launch", "push_mp3", "broadcast_media", "stop"}
@@ -139,6 +139,9 @@ class Template(BaseModel):
     #: ``--allocation table6`` spreads a family's count over its templates in these proportions. Metadata
     #: about the paper, not about what the template does: left out of :meth:`content_hash`.
     released_pairs: int | None = Field(default=None, ge=1)
+    #: the share of this template's pairs that must have distinct boundary screenshots and distinct
+    #: observation-only requests (``emukit audit diversity``; default 0.8). Audit metadata: not hashed.
+    min_diversity: float | None = Field(default=None, ge=0, le=1)
     source_path: str = ""
 
     @field_validator("branches")
