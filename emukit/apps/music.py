@@ -471,10 +471,11 @@ class MusicProfile(AppProfile):
         self._write(PLAYLIST_DB, statements)
         self._own()
 
-    def seed_queue(self, titles: Sequence[str], position: int = 0) -> None:
+    def seed_queue(self, titles: Sequence[str], position: int = 0, position_ms: int = 0) -> None:
         """Setup: the saved playing queue becomes ``titles`` with song ``position`` current (not playing,
-        at 0:00), as MusicService restores it on the next start (both queues of one size and a saved
-        POSITION, MusicService.restoreQueuesAndPositionIfNecessary); the app is stopped first."""
+        ``position_ms`` into the track), as MusicService restores it on the next start (both queues of one
+        size, a saved POSITION and POSITION_IN_TRACK, MusicService.restoreQueuesAndPositionIfNecessary);
+        the app is stopped first."""
         self._setup_only("seed_queue")
         songs = self._media(titles)
         self.driver.shell(f"am force-stop {PACKAGE}", check=True)
@@ -490,7 +491,7 @@ class MusicProfile(AppProfile):
             root = ET.fromstring(current) if current else ET.Element("map")
         except ET.ParseError:
             root = ET.Element("map")
-        values = {"POSITION": position if songs else -1, "POSITION_IN_TRACK": 0}
+        values = {"POSITION": position if songs else -1, "POSITION_IN_TRACK": int(position_ms) if songs else 0}
         for node in list(root):
             if node.get("name") in values:
                 root.remove(node)
