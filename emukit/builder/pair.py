@@ -57,6 +57,10 @@ class Artifacts:
         self.blobs.setdefault(sha, (data, ext))
         return sha
 
+    def keep_only(self, shas: set[str]) -> None:
+        """Drop every blob not in ``shas``."""
+        self.blobs = {sha: blob for sha, blob in self.blobs.items() if sha in shas}
+
     def observation(self, png: bytes, xml: str) -> Observation:
         return Observation(screenshot=self.add(png, "png"), hierarchy=self.add(xml.encode(), "xml"))
 
@@ -94,8 +98,10 @@ class PairContext:
     base_fingerprint: dict[str, Any] = field(default_factory=dict)  # content_fingerprint of the base
     #: recorded branch -> the template branch it runs (:func:`branch_roles`); the identity by default
     roles: dict[str, str] = field(default_factory=lambda: {"A": "A", "B": "B"})
-    #: neutral moves at the start of each recorded branch's history (set by :func:`run_branches`)
+    #: neutral moves before the convergence steps of each recorded branch (set by :func:`run_branch`)
     padding: dict[str, int] = field(default_factory=dict)
+    #: steps each recorded branch recorded before its convergence steps, padding included
+    branch_steps: dict[str, int] = field(default_factory=dict)
 
     @property
     def pair_id(self) -> str:
@@ -209,9 +215,13 @@ def _execute_shared(driver: Driver, action: Action, seconds: float) -> tuple[War
     return record, steps
 
 
-def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts, pad: int = 0) -> BranchRecord:
-    """Execute one branch from the base snapshot up to the shared action's outcome; ``pad`` neutral moves
-    (:data:`NEUTRAL_MOVE`) come first in its history."""
+def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts, pad: int = 0, *,
+               pad_to: int | None = None) -> BranchRecord:
+    """Execute one branch from the base snapshot up to the shared action's outcome. Between the branch's
+    own steps and the convergence steps come ``pad`` neutral moves (:data:`NEUTRAL_MOVE`), or with
+    ``pad_to`` as many as bring the steps recorded so far to that number; a template without convergence
+    steps gets its ``pad`` neutral moves first instead (``pad_to`` does not apply). The neutral moves done and
+    the steps recorded before convergence (padding included) go to ``ctx.padding`` / ``ctx.branch_steps``."""
     from emukit.builder.outcomes import read_outcome
     from emukit.builder.steps import StepRunner
 
@@ -229,7 +239,15 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
     driver.recorder = recorder
     t0 = time.perf_counter()
     try:
-        runner.run([NEUTRAL_MOVE] * pad + ctx.sub(t.branches[role]))  # type: ignore[index]
+        at_start = not t.converge  # no convergence steps: padding at the end would be the last action
+        if at_start:
+            runner.run([NEUTRAL_MOVE] * pad)
+        runner.run(ctx.sub(t.branches[role]))  # type: ignore[index]
+        if not at_start:
+            if pad_to is not None:
+                pad = max(0, pad_to - len(recorder.steps))
+            runner.run([NEUTRAL_MOVE] * pad)
+        ctx.padding[name], ctx.branch_steps[name] = pad, len(recorder.steps)
         runner.run(ctx.sub(t.converge))
     finally:
         driver.recorder = None
@@ -285,52 +303,69 @@ def request_hashes(png: bytes, action: Action, family: str) -> dict[str, str]:
 #: the neutral move that pads the shorter branch of a pair to its sibling's length: a tap on the middle of
 #: the status bar, which SystemUI does nothing with (only a swipe down opens the shade). One recorded step.
 NEUTRAL_MOVE: dict[str, Any] = {"tap": {"x": "50%", "y": "0.5%"}}
-#: template -> natural length of its A branch's history minus its B branch's, as last measured here
-_LENGTH_DELTA: dict[str, int] = {}
-#: how often a branch is run again to fix its padding before the attempt is rejected (unequal_lengths)
-PAD_RETRIES = 2
-
-
-def _pads(delta: int, roles: dict[str, str]) -> dict[str, int]:
-    """Neutral moves per recorded branch that make both histories as long as the longer one, for a natural
-    length difference ``delta`` (template A minus template B)."""
-    by_role = {"A": max(0, -delta), "B": max(0, delta)}
-    return {name: by_role[role] for name, role in roles.items()}
+#: template -> the template branch ("A"/"B") that recorded more steps before convergence, as last seen here
+_LONGER: dict[str, str] = {}
+#: template without convergence steps -> how many steps its shorter branch lacked last time here
+_DELTA: dict[str, int] = {}
 
 
 def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchRecord], Artifacts]:
-    """The device part of an attempt: branch A then branch B from the base snapshot, the shorter padded
-    with neutral moves to the longer one's length (so history length says nothing about the outcome:
-    docs/building.md, "No label shortcuts"); raises :class:`Rejected` when an action cannot be done or the
-    lengths cannot be matched. The padding comes from the template's last measured length difference and
-    is corrected by running a branch again, so the recorded pair does not depend on what ran before."""
+    """The device part of an attempt: both branches from the base snapshot, the shorter one padded with
+    neutral moves just before its convergence steps up to the longer one's length (so history length says
+    nothing about the outcome: docs/building.md, "No label shortcuts"); raises :class:`Rejected` when an
+    action cannot be done or the lengths cannot be matched.
+
+    The branch that was longer last time runs first; the second then pads itself to the first's count. Only
+    when the second turns out longer is the first run again, padded; so the recorded pair is the same
+    whatever ran before, and most attempts run each branch once."""
     artifacts = Artifacts()
-    branches: dict[str, BranchRecord] = {}
-    name_of = ctx.template.name
-    pads = _pads(_LENGTH_DELTA.get(name_of, 0), ctx.roles)
-    todo = ["A", "B"]
-    for _ in range(PAD_RETRIES + 1):
-        for name in todo:
-            branches[name] = _run_guarded(driver, ctx, name, artifacts, pads[name])
-        natural = {ctx.roles[n]: len(b.history) - pads[n] for n, b in branches.items()}
-        delta = natural["A"] - natural["B"]
-        _LENGTH_DELTA[name_of] = delta
-        wanted = _pads(delta, ctx.roles)
-        todo = [n for n in ("A", "B") if wanted[n] != pads[n]]
-        pads = wanted
-        if not todo:
-            break
+    name = ctx.template.name
+    longer_role = _LONGER.get(name, "A")
+    first = next(n for n, r in ctx.roles.items() if r == longer_role)
+    second = "B" if first == "A" else "A"
+    branches = {first: _run_guarded(driver, ctx, first, artifacts, 0)}
+    n_first = ctx.branch_steps[first]
+    if ctx.template.converge:  # the second pads itself just before converging
+        branches[second] = _run_guarded(driver, ctx, second, artifacts, pad_to=n_first)
+        natural = ctx.branch_steps[second] - ctx.padding[second]
+        if natural > n_first:  # the first was the shorter one: run it again, padded
+            _LONGER[name] = ctx.roles[second]
+            branches[first] = _run_guarded(driver, ctx, first, artifacts, pad_to=natural)
+    else:  # padding comes first: guess it from the difference measured last time, run again if wrong
+        guess = _DELTA.get(name, 0)
+        branches[second] = _run_guarded(driver, ctx, second, artifacts, guess)
+        natural = ctx.branch_steps[second] - guess
+        if natural <= n_first:
+            _DELTA[name] = n_first - natural
+            if n_first - natural != guess:
+                branches[second] = _run_guarded(driver, ctx, second, artifacts, n_first - natural)
+        else:  # the second is the longer: unpadded, and the first padded to it
+            _LONGER[name], _DELTA[name] = ctx.roles[second], natural - n_first
+            if guess:
+                branches[second] = _run_guarded(driver, ctx, second, artifacts, 0)
+            branches[first] = _run_guarded(driver, ctx, first, artifacts, natural - n_first)
     lengths = {n: len(b.history) for n, b in branches.items()}
-    if todo or lengths["A"] != lengths["B"]:
-        raise Rejected("unequal_lengths", f"histories of {lengths['A']} and {lengths['B']} steps after padding")
-    ctx.padding = {n: pads[n] for n in ("A", "B")}
-    return branches, artifacts
+    if lengths["A"] != lengths["B"]:
+        raise Rejected("unequal_lengths", f"histories of {lengths['A']} and {lengths['B']} steps after padding "
+                                          f"{ctx.padding}")
+    artifacts.keep_only(_observations(branches.values()))  # a branch run again leaves blobs no one refers to
+    return {n: branches[n] for n in ("A", "B")}, artifacts
 
 
-def _run_guarded(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts, pad: int) -> BranchRecord:
+def _observations(branches: Any) -> set[str]:
+    shas: set[str] = set()
+    for b in branches:
+        for obs in [s.observation for s in b.history] + [b.boundary_observation, b.boundary_recaptured,
+                                                           b.next_observation]:
+            shas.update((obs.screenshot, obs.hierarchy))
+    return shas
+
+
+def _run_guarded(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts, pad: int = 0, *,
+                 pad_to: int | None = None) -> BranchRecord:
     """:func:`run_branch`, with a device error turned into the rejection it stands for."""
     try:
-        return run_branch(driver, ctx, name, artifacts, pad)
+        return run_branch(driver, ctx, name, artifacts, pad, pad_to=pad_to)
     except (Rejected, DeadlinePassed):
         raise  # a deadline that passed is the device not answering: the caller gives the device up
     except DeviceError as exc:
