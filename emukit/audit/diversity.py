@@ -38,7 +38,7 @@ def difference_hash(png: bytes) -> int:
 
     with Image.open(io.BytesIO(png)) as img:
         small = img.convert("L").resize((9, 8), Image.Resampling.BILINEAR)
-        px = list(small.getdata())
+        px = list(small.tobytes())
     bits = 0
     for row in range(8):
         for col in range(8):

@@ -316,8 +316,9 @@ def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchReco
     action cannot be done or the lengths cannot be matched.
 
     The branch that was longer last time runs first; the second then pads itself to the first's count. Only
-    when the second turns out longer is the first run again, padded; so the recorded pair is the same
-    whatever ran before, and most attempts run each branch once."""
+    when the second turns out longer, or the convergence steps recorded different numbers of steps, is a
+    branch run again with the padding that evens them; so the recorded pair is the same whatever ran
+    before, and most attempts run each branch once."""
     artifacts = Artifacts()
     name = ctx.template.name
     longer_role = _LONGER.get(name, "A")
@@ -345,6 +346,11 @@ def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchReco
                 branches[second] = _run_guarded(driver, ctx, second, artifacts, 0)
             branches[first] = _run_guarded(driver, ctx, first, artifacts, natural - n_first)
     lengths = {n: len(b.history) for n, b in branches.items()}
+    if lengths["A"] != lengths["B"]:  # the convergence recorded different numbers of steps (a scroll back)
+        short = min(lengths, key=lambda n: lengths[n])
+        branches[short] = _run_guarded(driver, ctx, short, artifacts,
+                                       ctx.padding[short] + abs(lengths["A"] - lengths["B"]))
+        lengths = {n: len(b.history) for n, b in branches.items()}
     if lengths["A"] != lengths["B"]:
         raise Rejected("unequal_lengths", f"histories of {lengths['A']} and {lengths['B']} steps after padding "
                                           f"{ctx.padding}")
