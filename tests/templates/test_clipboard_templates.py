@@ -42,7 +42,7 @@ def device(tmp_path_factory) -> VirtualDevice:
 
 def _view_paragraphs(device: VirtualDevice, t, params) -> list[str]:
     """The paragraphs view mode shows for the page the template's setup writes."""
-    shell = substitute(t.setup[0]["shell"], params)
+    shell = next(substitute(step["shell"], params) for step in t.setup if "{page}" in step.get("shell", ""))
     page = params["page"]
     err: list[bytes] = []
     device.fs.makedirs(page.rsplit("/", 1)[0])
@@ -74,12 +74,15 @@ def test_template_domain_and_contrast(name, device):
     t, samples = _samples(name)
     assert t.family == "clipboard" and t.base_snapshot == "notes_base" and t.outcome.kind == "paste"
     assert t.shared_action.type == "tap" and t.shared_action.target == {"sel": "notes:text_paste"}
-    assert t.converge[-2:] == [{"notes.open_document": {"name": "Draft.md"}}, {"notes.paste_menu": {}}]
+    # the paste target is a blank note of a drawn name, created by setup, so its list row is not a constant
+    assert t.converge[-2:] == [{"notes.open_document": {"name": "{draft}"}}, {"notes.paste_menu": {}}]
     pairs = set()
     for slot, params in enumerate(samples):
         a, b = _clip(t, params, "A"), _clip(t, params, "B")
         assert a and b and a != b
         pairs.add((a, b))
+        assert re.fullmatch(r"[A-Z][a-z]+_\d{2}\.md", params["draft"]), params["draft"]
+        assert any(params["draft"] in str(step) for step in substitute(t.setup, params))  # setup creates it
         for branch in "AB":  # every step substitutes cleanly
             substitute(t.branches[branch], params)
         substitute(t.setup, params)
