@@ -8,7 +8,6 @@ involved. Temporal templates replay through the same logical-time warp as the bu
 from __future__ import annotations
 
 import hashlib
-import queue
 import threading
 import time
 from collections import defaultdict
@@ -18,16 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from emukit.audit.release import TemplateResolver
-from emukit.builder.pair import (
-    Artifacts,
-    PairContext,
-    Rejected,
-    device_usable,
-    run_branch,
-)
-from emukit.builder.run import BuildOptions, close_pool, make_pool
+from emukit.audit.devicejobs import run_on_devices
+from emukit.builder.pair import Artifacts, PairContext, Rejected, run_branch
 from emukit.builder.validate import validate_branch
-from emukit.device.adbserver import AdbServer
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError, EmukitError
 from emukit.records import PairRecord
@@ -155,7 +147,7 @@ def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repe
         raise EmukitError("--repeats and --per-template must be at least 1")
     resolver = TemplateResolver(store, templates_folder)
     report = StabilityReport([], repeats)
-    jobs: queue.Queue[tuple[BranchStability, Template, int]] = queue.Queue()
+    jobs: list[tuple[BranchStability, Template, int]] = []
     for pair in select_pairs(store, per_template=per_template, family=family, templates=templates):
         template = resolver.get(pair.template, pair.template_hash)
         for name in ("A", "B"):
@@ -166,50 +158,25 @@ def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repe
                                      "neither in the store nor in the templates folder")
                 continue
             for r in range(repeats):
-                jobs.put((entry, template, r))
-    if jobs.empty():
+                jobs.append((entry, template, r))
+    if not jobs:
         return report
-    options = BuildOptions(templates=[], data_dir=Path(data_dir), devices=None if serials else (devices or 1),
-                           serials=list(serials or []), adb_port=adb_port, vdevice_mode=vdevice_mode)
-    server = AdbServer(adb_port)
-    server.start()
-    pool, workers = make_pool(options, server)
+
+    def work(driver: Driver, job: tuple[BranchStability, Template, int]) -> Replay:
+        entry, template, r = job
+        return replay_branch(driver, entry.pair, template, entry.branch, r, Path(data_dir))
+
+    def done(job: tuple[BranchStability, Template, int], replay: Replay) -> None:
+        entry = job[0]
+        with lock:
+            entry.replays.append(replay)
+            entry.replays.sort(key=lambda x: x.repeat)
+        if on_replay is not None:
+            on_replay(entry, replay)
+
     lock = threading.Lock()
-
-    def worker() -> None:
-        while True:
-            try:
-                entry, template, r = jobs.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                with pool.lease() as lease:
-                    driver = Driver(lease.serial, adb_port, default_timeout=10)
-                    try:
-                        replay = replay_branch(driver, entry.pair, template, entry.branch, r, Path(data_dir))
-                        if replay.problems and not device_usable(driver):
-                            lease.mark_unhealthy("stopped answering during a stability replay")
-                    finally:
-                        driver.close()
-            except DeviceError as exc:  # the pool could not give a device
-                with lock:
-                    report.errors.append(f"device pool: {exc}")
-                return
-            with lock:
-                entry.replays.append(replay)
-                entry.replays.sort(key=lambda x: x.repeat)
-            if on_replay is not None:
-                on_replay(entry, replay)
-
-    t0 = time.monotonic()
-    try:
-        pool.start()
-        threads = [threading.Thread(target=worker, name=f"stability-{i}", daemon=True) for i in range(workers)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-    finally:
-        close_pool(pool, server)
-        report.wall_s = time.monotonic() - t0
+    run = run_on_devices(jobs, work, data_dir=Path(data_dir), devices=devices, serials=serials, adb_port=adb_port,
+                         vdevice_mode=vdevice_mode, failed=lambda replay: bool(replay.problems), on_result=done)
+    report.errors += run.errors
+    report.wall_s = run.wall_s
     return report

@@ -1,4 +1,4 @@
-"""``emukit audit release|stability|split|shortcuts|diversity``: the benchmark audits of seed 002 Appendix C (docs/audits.md).
+"""``emukit audit release|stability|replay|split|shortcuts|diversity``: the benchmark audits of seed 002 Appendix C (docs/audits.md).
 Each prints a table and exits 1 when anything fails (2 for a usage error)."""
 
 from __future__ import annotations
@@ -132,6 +132,48 @@ def _short(outcome: dict) -> str:
     return str(outcome)
 
 
+# ------------------------------------------------------------------------------------------ replay
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from emukit.audit.replay import audit_replay
+
+    console = make_console()
+    err = make_console(stderr=True)
+    adb_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+
+    def on_replay(r) -> None:
+        if not args.quiet:
+            err.print(f"{r.branch.key}: {'ok' if r.ok else 'DIFFERS'} ({r.seconds:.1f} s)", markup=False,
+                      highlight=False)
+
+    try:
+        report = audit_replay(args.pairs, data_dir=args.data_dir, pairs=args.pair or None, family=args.family,
+                              limit=args.limit, semantic_only=args.semantic_only, devices=args.devices,
+                              serials=args.device or None, adb_port=adb_port, vdevice_mode=args.vdevice_mode,
+                              on_replay=on_replay)
+    except EmukitError as exc:
+        print_error(err, "emukit audit replay", exc)
+        return 1
+    table = Table(title=f"export replay: every branch run again from the export alone ({report.wall_s:.0f} s)")
+    for col in ("family", "template", "pair", "branch", "observations same", "state", "outcome", "status"):
+        table.add_column(col, justify="right" if col == "observations same" else "left")
+    for r in report.branches:
+        b = r.branch
+        same = "-" if report.semantic_only else f"{r.observations_same}/{r.observations}"
+        table.add_row(b.family, b.template, b.pair_id, b.branch, same,
+                      "differs" if any(p.startswith("state") for p in r.problems) else "same",
+                      "differs" if any(p.startswith("outcome") for p in r.problems) else "same", _status(r.ok))
+    console.print(table)
+    for r in report.branches:
+        for p in r.problems:
+            console.print(f"[red]{r.branch.key}[/red]: {p}", highlight=False)
+    for e in report.errors:
+        console.print(f"[red]{e}[/red]", highlight=False)
+    done, total = report.pairs()
+    what = "state and outcome" if report.semantic_only else "every observation, state and outcome"
+    console.print(f"{done}/{total} pairs reproduced ({what}): {'PASS' if report.ok else 'FAIL'}")
+    return 0 if report.ok else 1
+
+
 # ------------------------------------------------------------------------------------------ split
 def _cmd_split(args: argparse.Namespace) -> int:
     from emukit.audit.split import LABELS, audit_split
@@ -253,8 +295,8 @@ def _cmd_diversity(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("audit", help="audit the stored benchmark: release, stability, split, shortcuts, "
-                                         "diversity")
+    p = sub.add_parser("audit", help="audit the stored benchmark: release, stability, replay, split, "
+                                         "shortcuts, diversity")
     asub = p.add_subparsers(dest="audit_command", required=True)
 
     def store_args(q: argparse.ArgumentParser) -> None:
@@ -282,6 +324,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     stab.add_argument("--quiet", action="store_true", help="no per-replay progress lines")
     add_vdevice_mode(stab)
     stab.set_defaults(func=_cmd_stability)
+
+    rep = asub.add_parser("replay", help="run exported branches again from the export alone (base snapshot from "
+                                         "its spec, hidden setup, recorded actions) and compare")
+    rep.add_argument("--pairs", type=Path, required=True, help="an export folder (emukit export --out DIR)")
+    rep.add_argument("--pair", action="append", help="only this pair id (repeatable)")
+    rep.add_argument("--family", default="all", choices=FAMILY_CHOICES)
+    rep.add_argument("--limit", type=int, help="only the first N pairs (after --pair / --family)")
+    rep.add_argument("--semantic-only", action="store_true",
+                     help="compare state and outcome only (a device whose clock runs: hardware-like, real AVD)")
+    rep.add_argument("--data-dir", type=Path, default=default_data_dir(),
+                     help="where the devices' base-snapshot fingerprints go (default ./data)")
+    group = rep.add_mutually_exclusive_group()
+    group.add_argument("--devices", type=int, help="start N fresh embedded virtual devices (default 1)")
+    group.add_argument("--device", action="append", help="use this attached device instead (repeatable)")
+    rep.add_argument("--quiet", action="store_true", help="no per-branch progress lines")
+    add_vdevice_mode(rep)
+    rep.set_defaults(func=_cmd_replay)
 
     split = asub.add_parser("split", help="train/eval disjointness on the five criteria of seed C.2")
     split.add_argument("--train", type=Path, required=True,

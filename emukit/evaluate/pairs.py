@@ -237,7 +237,9 @@ def element_from_description(text: str) -> Element:
     return Element(cls=m["cls"], text=m["text"] or "", content_desc=m["desc"] or "", resource_id=m["rid"] or "")
 
 
-def _action(data: Any, where: str) -> Action:
+def parse_action(data: Any, where: str) -> Action:
+    """One exported action (an ``element`` given as its short description is parsed back into an Element);
+    PairLoadError names the field at fault."""
     if isinstance(data, Mapping) and isinstance(data.get("element"), str):
         data = {**data, "element": element_from_description(data["element"])}
     try:
@@ -258,7 +260,7 @@ def pair_from_json(data: Mapping[str, Any], reader: Reader, where: str = "pair")
 
     if data["family"] not in FAMILIES:
         raise PairLoadError(f"{where}.family: {data['family']!r} is not one of {', '.join(FAMILIES)}")
-    shared = _action(data["shared_action"], f"{where}.shared_action")
+    shared = parse_action(data["shared_action"], f"{where}.shared_action")
     branches: dict[str, EvalBranch] = {}
     for name in BRANCHES:
         raw = data["branches"].get(name) if isinstance(data["branches"], Mapping) else None
@@ -268,7 +270,7 @@ def pair_from_json(data: Mapping[str, Any], reader: Reader, where: str = "pair")
         history = []
         for i, step in enumerate(raw.get("history") or []):
             history.append((_obs(step.get("observation"), f"{bw}.history[{i}].observation", reader),
-                            _action(step.get("action"), f"{bw}.history[{i}].action")))
+                            parse_action(step.get("action"), f"{bw}.history[{i}].action")))
         for key in ("boundary_observation", "state", "outcome", "next_observation"):
             if key not in raw:
                 raise PairLoadError(f"{bw}: missing field {key!r}")

@@ -1,0 +1,275 @@
+"""Replay an export (``emukit audit replay --pairs DIR``): every selected branch of ``pairs.jsonl`` is run
+again on a device from what the export records, and nothing else (no template is read):
+
+1. the base snapshot it names, built from its spec on the device's clean snapshot when the device lacks it
+   (fresh devices by default: the hermetic build of docs/real-devices.md), whose content fingerprint must
+   equal the one the export records;
+2. the recorded ``hidden_setup`` steps;
+3. every recorded history action, as recorded (coordinates, text, keys, waits through the logical-time
+   warp), the observation before each compared with the exported one;
+4. the boundary observation, then the ground-truth state read with the recorded ``entity.state_probe``;
+5. the recorded ``shared_steps`` (a temporal pair's wait and shade pull included), the next observation, and
+   the outcome read with ``entity.outcome_probe``.
+
+A branch reproduces when the state and the outcome equal the exported ones and, unless ``semantic_only``
+(a device whose clock runs: a hardware-like virtual device or a real AVD, where a time on the screen can
+differ), every observation is byte-identical to the exported artifact. This is what a researcher checks to
+trust that a pair's history is complete: everything that made its hidden state is in the export.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from emukit.audit.devicejobs import run_on_devices
+from emukit.builder.outcomes import read_outcome
+from emukit.builder.pair import load_base
+from emukit.builder.steps import StepRunner
+from emukit.device.actions import Action
+from emukit.device.driver import Driver
+from emukit.errors import ConfigError, DeviceError, EmukitError
+from emukit.evaluate.pairs import PairLoadError, parse_action
+from emukit.probes import probe
+from emukit.snapshots import CONTENT_KEYS, content_fingerprint, ensure_snapshot, fingerprint_differences
+
+BRANCHES = ("A", "B")
+
+
+@dataclass(frozen=True)
+class ExportedBranch:
+    """What the replay of one exported branch needs, read from its ``pairs.jsonl`` line."""
+
+    pair_id: str
+    family: str
+    template: str
+    branch: str
+    base_snapshot: str
+    base_fingerprint: dict[str, Any]
+    hidden_setup: list[dict[str, Any]]
+    state_probe: dict[str, Any]
+    outcome_probe: dict[str, Any]
+    history: list[tuple[str, str, Action]]  # (screenshot sha256, hierarchy sha256, action)
+    boundary: tuple[str, str]
+    state: dict[str, Any]
+    shared_steps: list[Action]
+    next_observation: tuple[str, str]
+    outcome: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        return f"{self.pair_id}/{self.branch}"
+
+
+@dataclass
+class BranchReplay:
+    """One exported branch run again: what differed (empty: reproduced) and what was compared."""
+
+    branch: ExportedBranch
+    device: str = ""
+    problems: list[str] = field(default_factory=list)
+    observations: int = 0  # observations compared (history, boundary, next)
+    observations_same: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class ReplayReport:
+    branches: list[BranchReplay]
+    semantic_only: bool
+    errors: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and bool(self.branches) and all(b.ok for b in self.branches)
+
+    def pairs(self) -> tuple[int, int]:
+        """(pairs reproduced, pairs replayed): a pair reproduces when both its branches do."""
+        by_pair: dict[str, bool] = {}
+        for b in self.branches:
+            by_pair[b.branch.pair_id] = by_pair.get(b.branch.pair_id, True) and b.ok
+        return sum(by_pair.values()), len(by_pair)
+
+
+def _sha_of(ref: Any, where: str) -> str:
+    """The sha256 an artifact reference names (``artifacts/ab/cd/<sha256>.png``)."""
+    if not isinstance(ref, str) or not ref:
+        raise PairLoadError(f"{where}: expected an artifact path, got {ref!r}")
+    stem = Path(ref).name.split(".", 1)[0]
+    if len(stem) != 64 or any(c not in "0123456789abcdef" for c in stem):
+        raise PairLoadError(f"{where}: {ref!r} is not a content-addressed artifact path")
+    return stem
+
+
+def _obs(data: Any, where: str) -> tuple[str, str]:
+    if not isinstance(data, Mapping):
+        raise PairLoadError(f"{where}: expected an observation object")
+    return _sha_of(data.get("screenshot"), f"{where}.screenshot"), _sha_of(data.get("hierarchy"), f"{where}.hierarchy")
+
+
+def branches_of(line: Mapping[str, Any], where: str) -> list[ExportedBranch]:
+    """Both branches of one exported pair line; PairLoadError names the field a replay cannot do without
+    (an export written before pairs carried their provenance cannot be replayed)."""
+    for key in ("pair_id", "family", "branches", "base_snapshot", "hidden_setup", "entity"):
+        if key not in line:
+            raise PairLoadError(f"{where}: missing field {key!r} (exports written before pairs carried their "
+                                "provenance cannot be replayed; re-export the store)")
+    where = f"{where} ({line['pair_id']})"
+    base = line["base_snapshot"]
+    entity = line["entity"]
+    if not isinstance(base, Mapping) or not base.get("name"):
+        raise PairLoadError(f"{where}.base_snapshot: expected {{name, fingerprint}}, got {base!r}")
+    if not isinstance(entity, Mapping) or not isinstance(entity.get("outcome_probe"), Mapping):
+        raise PairLoadError(f"{where}.entity: no outcome_probe (the pair's template changed before it was exported)")
+    if not isinstance(line["hidden_setup"], list):
+        raise PairLoadError(f"{where}.hidden_setup: expected a list of steps")
+    out = []
+    for name in BRANCHES:
+        raw = line["branches"].get(name) if isinstance(line["branches"], Mapping) else None
+        bw = f"{where}.branches.{name}"
+        if not isinstance(raw, Mapping):
+            raise PairLoadError(f"{bw}: missing")
+        for key in ("history", "boundary_observation", "state", "shared_steps", "next_observation", "outcome"):
+            if key not in raw:
+                raise PairLoadError(f"{bw}: missing field {key!r}")
+        history = [(*_obs(step.get("observation"), f"{bw}.history[{i}].observation"),
+                    parse_action(step.get("action"), f"{bw}.history[{i}].action"))
+                   for i, step in enumerate(raw["history"])]
+        out.append(ExportedBranch(
+            pair_id=str(line["pair_id"]), family=str(line["family"]), template=str(line.get("template", "")),
+            branch=name, base_snapshot=str(base["name"]), base_fingerprint=dict(base.get("fingerprint") or {}),
+            hidden_setup=list(line["hidden_setup"]), state_probe=dict(entity.get("state_probe") or {}),
+            outcome_probe=dict(entity["outcome_probe"]), history=history,
+            boundary=_obs(raw["boundary_observation"], f"{bw}.boundary_observation"), state=dict(raw["state"]),
+            shared_steps=[parse_action(a, f"{bw}.shared_steps[{i}]") for i, a in enumerate(raw["shared_steps"])],
+            next_observation=_obs(raw["next_observation"], f"{bw}.next_observation"), outcome=dict(raw["outcome"])))
+    return out
+
+
+def load_branches(export: Path, *, pairs: list[str] | None = None, family: str | None = None,
+                  limit: int | None = None) -> list[ExportedBranch]:
+    """The branches of ``export``'s pairs (optionally only the ``pairs`` ids, one ``family``, the first
+    ``limit`` pairs in file order); ConfigError for a missing file, an unknown pair id, a bad line."""
+    path = Path(export) / "pairs.jsonl"
+    if not path.is_file():
+        raise PairLoadError(f"{export}: no pairs.jsonl (expected an export folder, see docs/pair-format.md)")
+    wanted = set(pairs or [])
+    found: list[ExportedBranch] = []
+    seen: set[str] = set()
+    with path.open(encoding="utf-8") as fh:
+        for lineno, text in enumerate(fh, 1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise PairLoadError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+            if not isinstance(line, dict):
+                raise PairLoadError(f"{path}:{lineno}: expected a JSON object")
+            if wanted and line.get("pair_id") not in wanted:
+                continue
+            if family not in (None, "all") and line.get("family") != family:
+                continue
+            if limit is not None and len(seen) >= limit:
+                break
+            seen.add(str(line.get("pair_id")))
+            found += branches_of(line, f"{path}:{lineno}")
+    missing = sorted(wanted - seen)
+    if missing:
+        raise ConfigError(f"{path}: no pair {', '.join(missing)}")
+    if not found:
+        raise ConfigError(f"{path}: no pairs to replay" + (f" of family {family}" if family else ""))
+    return found
+
+
+def _digest(png: bytes, xml: str) -> tuple[str, str]:
+    return hashlib.sha256(png).hexdigest(), hashlib.sha256(xml.encode()).hexdigest()
+
+
+def _compare(replay: BranchReplay, observed: list[tuple[str, tuple[str, str], tuple[str, str]]]) -> None:
+    """Count the observations identical to the exported ones; one problem names the first that is not."""
+    differ = [(what, got, want) for what, got, want in observed if got != want]
+    replay.observations, replay.observations_same = len(observed), len(observed) - len(differ)
+    if differ:
+        what, got, want = differ[0]
+        parts = [n for n, g, w in zip(("screenshot", "hierarchy"), got, want, strict=True) if g != w]
+        replay.problems.append(f"observations: {len(differ)} of {len(observed)} differ from the export, the first "
+                               f"{what} ({' and '.join(parts)}; hierarchy {want[1][:12]} exported, {got[1][:12]} "
+                               "replayed)")
+
+
+def replay_branch(driver: Driver, branch: ExportedBranch, data_dir: Path, *,
+                  semantic_only: bool = False) -> BranchReplay:
+    """Run one exported branch again on ``driver`` (see the module docstring)."""
+    from emukit.tasks.session import perform
+
+    replay = BranchReplay(branch, driver.serial)
+    t0 = time.monotonic()
+    observed: list[tuple[str, tuple[str, str], tuple[str, str]]] = []
+    try:
+        ensure_snapshot(driver, branch.base_snapshot, data_dir)
+        built = content_fingerprint(data_dir, driver.serial, branch.base_snapshot)
+        if branch.base_fingerprint:
+            expected = {k: branch.base_fingerprint.get(k) for k in CONTENT_KEYS}
+            for problem in fingerprint_differences(expected, built):
+                replay.problems.append(f"base snapshot {branch.base_snapshot}: {problem}")
+        load_base(driver, branch.base_snapshot)
+        runner = StepRunner(driver, f"{branch.key} hidden_setup")
+        runner.run(branch.hidden_setup, setup=True)
+        runner.where = f"{branch.key} history"
+        for i, (png_sha, xml_sha, action) in enumerate(branch.history):
+            png, xml = driver.capture()
+            observed.append((f"before history[{i}] ({action.type})", _digest(png, xml), (png_sha, xml_sha)))
+            perform(driver, runner, action, xml)
+        png, xml = driver.wait_stable()
+        observed.append(("boundary", _digest(png, xml), branch.boundary))
+        state = probe(driver, branch.family, **branch.state_probe).canonical  # type: ignore[arg-type]
+        for step in branch.shared_steps:
+            perform(driver, runner, step)
+        png, xml = driver.wait_stable()
+        observed.append(("next", _digest(png, xml), branch.next_observation))
+        outcome, _evidence = read_outcome(driver, branch.family, dict(branch.outcome_probe), xml,
+                                          branch.state_probe)
+    except (DeviceError, EmukitError) as exc:
+        replay.problems.append(f"failed: {exc}")
+        return replay
+    finally:
+        replay.seconds = time.monotonic() - t0
+    if not semantic_only:
+        _compare(replay, observed)
+    if state != branch.state:
+        replay.problems.append(f"state {state} != exported {branch.state}")
+    if outcome != branch.outcome:
+        replay.problems.append(f"outcome {outcome} != exported {branch.outcome}")
+    return replay
+
+
+def audit_replay(export: Path, *, data_dir: Path, pairs: list[str] | None = None, family: str | None = None,
+                 limit: int | None = None, semantic_only: bool = False, devices: int | None = None,
+                 serials: list[str] | None = None, adb_port: int = 5037, vdevice_mode: str = "deterministic",
+                 on_replay: Callable[[BranchReplay], None] | None = None) -> ReplayReport:
+    """Replay the selected exported branches on ``serials``, else on ``devices`` (default 1) fresh embedded
+    virtual devices, and report each branch."""
+    branches = load_branches(Path(export), pairs=pairs, family=family, limit=limit)
+
+    def work(driver: Driver, branch: ExportedBranch) -> BranchReplay:
+        return replay_branch(driver, branch, Path(data_dir), semantic_only=semantic_only)
+
+    run = run_on_devices(branches, work, data_dir=Path(data_dir), devices=devices, serials=serials,
+                         adb_port=adb_port, vdevice_mode=vdevice_mode, failed=lambda r: bool(r.problems),
+                         on_result=lambda _b, r: on_replay(r) if on_replay else None)
+    done = [r for r in run.results if r is not None]
+    errors = list(run.errors)
+    if len(done) < len(branches):
+        errors.append(f"{len(branches) - len(done)} of {len(branches)} branches were not replayed")
+    return ReplayReport(done, semantic_only, errors, run.wall_s)
