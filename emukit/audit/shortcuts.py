@@ -6,7 +6,15 @@ Each guesser sees one feature of a recorded branch:
 * ``history_length``: how many steps its history has;
 * ``length_in_pair``: whether its history is shorter than, as long as, or longer than its sibling's;
 * ``last_action``: its last history action (the canonical action: type, element, coordinates, text, key);
-* ``branch_name``: the name it was recorded under (``A`` / ``B``).
+* ``branch_name``: the name it was recorded under (``A`` / ``B``);
+* ``neutral_moves`` (reported, never failing): how many neutral moves (status-bar taps) pad its history.
+
+The neutral moves even out the two histories' lengths, so they go to the branch whose template steps are
+fewer, which is the same role in every pair of a template: this guesser is near 100 % wherever a template's
+branches differ in length. It is reported and does not fail the audit because it reads the history's
+*content* (a tap on the status bar), as every guesser that reads the content must: the branches' own steps
+(a COPY confirmed or cancelled) tell the role by design, and that is what a model has to read. It is a
+spurious cue all the same (a status-bar tap causes nothing); docs/audits.md says what would remove it.
 
 A guesser learns, per template, the majority role for each feature value on one half of the pairs and is
 scored on the other half (two folds by pair, alternating in pair-id order; a value not seen in training, or a
@@ -30,6 +38,7 @@ from typing import Any
 from emukit.errors import ConfigError
 
 GUESSERS = ("history_length", "length_in_pair", "last_action", "branch_name")
+INFORMATIONAL = ("neutral_moves",)  # scored and reported, never failing (see the module docstring)
 MAX_ACCURACY = 0.60  # the issue's bound for every family
 
 
@@ -46,6 +55,7 @@ class BranchView:
     sibling_length: int
     last_action: str
     outcome: dict[str, Any]
+    neutral_moves: int = 0
 
 
 FEATURES: dict[str, Callable[[BranchView], str]] = {
@@ -54,17 +64,21 @@ FEATURES: dict[str, Callable[[BranchView], str]] = {
     "longer" if b.length > b.sibling_length else "same",
     "last_action": lambda b: b.last_action,
     "branch_name": lambda b: b.name,
+    "neutral_moves": lambda b: str(b.neutral_moves),
 }
 
 
 def _views(pair_id: str, family: str, template: str, roles: dict[str, str],
-           branches: dict[str, tuple[int, dict[str, Any] | None, dict[str, Any]]]) -> list[BranchView]:
-    """``branches``: name -> (history length, last canonical action or None, outcome)."""
+           branches: dict[str, tuple[int, dict[str, Any] | None, dict[str, Any]]],
+           padding: dict[str, int]) -> list[BranchView]:
+    """``branches``: name -> (history length, last canonical action or None, outcome); ``padding``: name ->
+    neutral moves."""
     out = []
     for name, (length, last, outcome) in sorted(branches.items()):
         other = branches["B" if name == "A" else "A"][0]
         out.append(BranchView(pair_id, family, template, name, roles.get(name, name), length, other,
-                              json.dumps(last, sort_keys=True) if last is not None else "none", outcome))
+                              json.dumps(last, sort_keys=True) if last is not None else "none", outcome,
+                              int(padding.get(name, 0))))
     return out
 
 
@@ -74,7 +88,7 @@ def views_from_records(pairs: Iterable[Any]) -> list[BranchView]:
     for p in pairs:
         branches = {n: (len(b.history), b.history[-1].action.canonical() if b.history else None, b.outcome)
                     for n, b in p.branches.items()}
-        out += _views(p.pair_id, p.family, p.template, dict(p.roles), branches)
+        out += _views(p.pair_id, p.family, p.template, dict(p.roles), branches, dict(p.padding))
     return out
 
 
@@ -91,7 +105,8 @@ def views_from_export(folder: Path) -> list[BranchView]:
             row = json.loads(line)
             branches = {n: (len(b["history"]), b["history"][-1]["action"] if b["history"] else None, b["outcome"])
                         for n, b in row["branches"].items()}
-            out += _views(row["pair_id"], row["family"], row["template"], row.get("roles") or {}, branches)
+            out += _views(row["pair_id"], row["family"], row["template"], row.get("roles") or {}, branches,
+                          row.get("padding") or {})
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise ConfigError(f"{path}:{lineno}: not an exported pair ({type(exc).__name__}: {exc})") from None
     return out
@@ -150,7 +165,8 @@ class ShortcutReport:
     max_accuracy: float = MAX_ACCURACY
 
     def family_ok(self, family: str) -> bool:
-        return all((s.accuracy or 0.0) < self.max_accuracy for s in self.by_family[family].values())
+        scores = self.by_family[family]
+        return all((scores[g].accuracy or 0.0) < self.max_accuracy for g in GUESSERS)
 
     @property
     def ok(self) -> bool:
@@ -183,9 +199,9 @@ def audit_shortcuts(views: list[BranchView], *, max_accuracy: float = MAX_ACCURA
         if v.family == "temporal":
             report.temporal_status[str(v.outcome.get("status"))] += 1
     for key, group in sorted(by_template.items()):
-        scores = {g: guess_accuracy(group, FEATURES[g]) for g in GUESSERS}
+        scores = {g: guess_accuracy(group, FEATURES[g]) for g in GUESSERS + INFORMATIONAL}
         report.by_template[key] = scores
-        family = report.by_family.setdefault(key[0], {g: Score() for g in GUESSERS})
-        for g in GUESSERS:
+        family = report.by_family.setdefault(key[0], {g: Score() for g in GUESSERS + INFORMATIONAL})
+        for g in GUESSERS + INFORMATIONAL:
             family[g].add(scores[g])
     return report

@@ -209,7 +209,7 @@ def _pct(value: float | None) -> str:
 def _cmd_shortcuts(args: argparse.Namespace) -> int:
     import json
 
-    from emukit.audit.shortcuts import GUESSERS, audit_shortcuts, views_from_export, views_from_records
+    from emukit.audit.shortcuts import GUESSERS, INFORMATIONAL, audit_shortcuts, views_from_export, views_from_records
     from emukit.store import Store
 
     console = make_console()
@@ -227,19 +227,23 @@ def _cmd_shortcuts(args: argparse.Namespace) -> int:
         return 1
     table = Table(title=f"shortcut audit: accuracy (%) of one-feature guessers of a branch's role "
                         f"(fail at >= {args.max_accuracy:g})")
-    for col in ("family", "pairs", "A is template B (%)", *GUESSERS, "status"):
+    shown = (*GUESSERS, *INFORMATIONAL)
+    info = {g: f"{g} (info)" for g in INFORMATIONAL}
+    for col in ("family", "pairs", "A is template B (%)", *(info.get(g, g) for g in shown), "status"):
         table.add_column(col, justify="left" if col in ("family", "status") else "right")
     for family, scores in sorted(report.by_family.items()):
         table.add_row(family, str(report.pairs[family]), _pct(report.swapped[family] / report.pairs[family]),
-                      *(_pct(scores[g].accuracy) for g in GUESSERS), _status(report.family_ok(family)))
+                      *(_pct(scores[g].accuracy) for g in shown), _status(report.family_ok(family)))
     console.print(table)
     if args.per_template:
         table = Table(title="per template")
-        for col in ("family", "template", *GUESSERS):
+        for col in ("family", "template", *(info.get(g, g) for g in shown)):
             table.add_column(col, justify="left" if col in ("family", "template") else "right")
         for (family, template), scores in sorted(report.by_template.items()):
-            table.add_row(family, template, *(_pct(scores[g].accuracy) for g in GUESSERS))
+            table.add_row(family, template, *(_pct(scores[g].accuracy) for g in shown))
         console.print(table)
+    console.print("(info): reported, never failing: neutral moves are history content (docs/audits.md)",
+                  highlight=False)
     if report.temporal_status:
         total = sum(report.temporal_status.values())
         console.print("temporal outcomes over branches: " + ", ".join(

@@ -125,3 +125,21 @@ def test_template_domain_and_contrast(name):
         pairs.add((tuple(sorted(sa.items())), tuple(sorted(sb.items())), wait, wa))
     assert len(pairs) >= 150, f"only {len(pairs)} distinct pairs in {SLOTS} slots"
     assert sample_params(t, rng_for(t.name, 0, 0, 0)) == sample_params(t, rng_for(t.name, 0, 0, 0))
+
+
+def test_outcomes_are_balanced_between_fired_and_running():
+    """Over the six templates (the default even allocation), the shade after the shared wait shows fired and
+    running about equally often: 5/12 each, and none 2/12 (only run_pause_contrast and pause_resume_control
+    can show none: their boundary is the open Clock, which hides a running timer's notification, so there A
+    must fire to differ from B). Before the ``variant`` parameter every pair had one fired branch (50%)."""
+    counts = {"fired": 0, "running": 0, "none": 0}
+    for name in TEMPORAL:
+        t = load_template(templates_dir() / "temporal" / f"{name}.yaml")
+        for slot in range(SLOTS):
+            params = sample_params(t, rng_for(t.name, 0, slot, 0))
+            for branch in "AB":
+                counts[substitute(t.expect[branch].model_dump(), params)["outcome"]["status"]] += 1
+    total = sum(counts.values())
+    share = {k: 100 * v / total for k, v in counts.items()}
+    assert abs(share["fired"] - share["running"]) <= 4, share
+    assert 38 <= share["fired"] <= 46 and 15 <= share["none"] <= 18, share
