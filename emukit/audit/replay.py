@@ -20,8 +20,8 @@ trust that a pair's history is complete: everything that made its hidden state i
 from __future__ import annotations
 
 import hashlib
-import json
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +35,7 @@ from emukit.device.actions import Action
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.evaluate.pairs import PairLoadError, parse_action
+from emukit.jsonl import read_objects
 from emukit.probes import probe
 from emukit.snapshots import CONTENT_KEYS, content_fingerprint, ensure_snapshot, fingerprint_differences
 
@@ -157,33 +158,29 @@ def branches_of(line: Mapping[str, Any], where: str) -> list[ExportedBranch]:
 
 
 def load_branches(export: Path, *, pairs: list[str] | None = None, family: str | None = None,
-                  limit: int | None = None) -> list[ExportedBranch]:
+                  limit: int | None = None, per_template: int | None = None) -> list[ExportedBranch]:
     """The branches of ``export``'s pairs (optionally only the ``pairs`` ids, one ``family``, the first
-    ``limit`` pairs in file order); ConfigError for a missing file, an unknown pair id, a bad line."""
+    ``per_template`` pairs of each template and the first ``limit`` pairs, in file order); ConfigError for a
+    missing file, an unknown pair id, a bad line."""
     path = Path(export) / "pairs.jsonl"
     if not path.is_file():
         raise PairLoadError(f"{export}: no pairs.jsonl (expected an export folder, see docs/pair-format.md)")
     wanted = set(pairs or [])
     found: list[ExportedBranch] = []
     seen: set[str] = set()
-    with path.open(encoding="utf-8") as fh:
-        for lineno, text in enumerate(fh, 1):
-            if not text.strip():
-                continue
-            try:
-                line = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise PairLoadError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
-            if not isinstance(line, dict):
-                raise PairLoadError(f"{path}:{lineno}: expected a JSON object")
-            if wanted and line.get("pair_id") not in wanted:
-                continue
-            if family not in (None, "all") and line.get("family") != family:
-                continue
-            if limit is not None and len(seen) >= limit:
-                break
-            seen.add(str(line.get("pair_id")))
-            found += branches_of(line, f"{path}:{lineno}")
+    per: Counter[str] = Counter()
+    for where, line in read_objects(path, PairLoadError):
+        if wanted and line.get("pair_id") not in wanted:
+            continue
+        if family not in (None, "all") and line.get("family") != family:
+            continue
+        if per_template is not None and per[str(line.get("template"))] >= per_template:
+            continue
+        if limit is not None and len(seen) >= limit:
+            break
+        seen.add(str(line.get("pair_id")))
+        per[str(line.get("template"))] += 1
+        found += branches_of(line, where)
     missing = sorted(wanted - seen)
     if missing:
         raise ConfigError(f"{path}: no pair {', '.join(missing)}")
@@ -255,12 +252,12 @@ def replay_branch(driver: Driver, branch: ExportedBranch, data_dir: Path, *,
 
 
 def audit_replay(export: Path, *, data_dir: Path, pairs: list[str] | None = None, family: str | None = None,
-                 limit: int | None = None, semantic_only: bool = False, devices: int | None = None,
+                 limit: int | None = None, per_template: int | None = None, semantic_only: bool = False, devices: int | None = None,
                  serials: list[str] | None = None, adb_port: int = 5037, vdevice_mode: str = "deterministic",
                  on_replay: Callable[[BranchReplay], None] | None = None) -> ReplayReport:
     """Replay the selected exported branches on ``serials``, else on ``devices`` (default 1) fresh embedded
     virtual devices, and report each branch."""
-    branches = load_branches(Path(export), pairs=pairs, family=family, limit=limit)
+    branches = load_branches(Path(export), pairs=pairs, family=family, limit=limit, per_template=per_template)
 
     def work(driver: Driver, branch: ExportedBranch) -> BranchReplay:
         return replay_branch(driver, branch, Path(data_dir), semantic_only=semantic_only)

@@ -147,7 +147,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         report = audit_replay(args.pairs, data_dir=args.data_dir, pairs=args.pair or None, family=args.family,
-                              limit=args.limit, semantic_only=args.semantic_only, devices=args.devices,
+                              limit=args.limit, per_template=args.per_template, semantic_only=args.semantic_only, devices=args.devices,
                               serials=args.device or None, adb_port=adb_port, vdevice_mode=args.vdevice_mode,
                               on_replay=on_replay)
     except EmukitError as exc:
@@ -334,7 +334,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--pairs", type=Path, required=True, help="an export folder (emukit export --out DIR)")
     rep.add_argument("--pair", action="append", help="only this pair id (repeatable)")
     rep.add_argument("--family", default="all", choices=FAMILY_CHOICES)
-    rep.add_argument("--limit", type=int, help="only the first N pairs (after --pair / --family)")
+    rep.add_argument("--per-template", type=int, metavar="N", help="only the first N pairs of each template")
+    rep.add_argument("--limit", type=int, help="only the first N pairs (after --pair / --family / --per-template)")
     rep.add_argument("--semantic-only", action="store_true",
                      help="compare state and outcome only (a device whose clock runs: hardware-like, real AVD)")
     rep.add_argument("--data-dir", type=Path, default=default_data_dir(),

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
+from emukit.jsonl import read_objects
 from emukit.evaluate.estimator import visible_nodes
 from emukit.wm.contracts import FAMILIES
 
@@ -284,17 +285,8 @@ def read_split(export: Path, split: str) -> Iterator[Example]:
     if not path.is_file():
         raise ConfigError(f"{export}: no state_{split}.jsonl (write one with emukit export --format state-training "
                           "--eval-seed N)")
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"{path}:{n}: not JSON: {exc.msg}") from None
-            if not isinstance(row, dict):
-                raise ConfigError(f"{path}:{n}: a row must be a JSON object")
-            yield row_example(row, Path(export), f"{path}:{n}")
+    for where, row in read_objects(path):
+        yield row_example(row, Path(export), where)
 
 
 def load_examples(export: Path, families: Sequence[str] | None = None) -> tuple[list[Example], list[Example]]:

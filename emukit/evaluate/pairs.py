@@ -15,7 +15,6 @@ to a model except through the state interface of the oracle-state condition.
 from __future__ import annotations
 
 import io
-import json
 import posixpath
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -27,6 +26,7 @@ from pydantic import ValidationError
 
 from emukit.device.actions import Action, Element
 from emukit.errors import ConfigError
+from emukit.jsonl import read_objects
 
 SHARED_STORAGE = "/storage/emulated/0"
 BRANCHES = ("A", "B")
@@ -296,21 +296,12 @@ def load_export(folder: Path | str) -> Iterator[EvalPair]:
         raise PairLoadError(f"{root}: no pairs.jsonl (expected an export folder, see docs/pair-format.md)")
     reader = _folder_reader(root)
     warned = False
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise PairLoadError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
-            if not isinstance(data, Mapping):
-                raise PairLoadError(f"{path}:{lineno}: expected a JSON object")
-            pair = pair_from_json(data, reader, f"{path}:{lineno}")
-            if pair.entity is None and not warned:
-                _warn_old(str(path))
-                warned = True
-            yield pair
+    for where, data in read_objects(path, PairLoadError):
+        pair = pair_from_json(data, reader, where)
+        if pair.entity is None and not warned:
+            _warn_old(str(path))
+            warned = True
+        yield pair
 
 
 # -- stores -----------------------------------------------------------------------------------------------
