@@ -81,9 +81,17 @@ class Stability(_Strict):
     repeats: int = Field(default=3, ge=1)
 
 
+class Replay(_Strict):
+    per_template: int = Field(default=1, ge=1, description="exported pairs of each template run again")
+
+
 class Audits(_Strict):
     release: bool = True
     stability: Stability | None = Field(default_factory=Stability, description="null: not run")
+    replay: Replay | None = Field(default_factory=Replay,
+                                  description="exported branches run again from the export alone; null: not run")
+    shortcuts: bool = Field(default=True, description="label-shortcut guessers on the night's export")
+    diversity: bool = Field(default=True, description="boundary diversity of the night's pairs")
     split: bool = Field(default=True, description="each suite (training side) against the night's pairs")
 
 

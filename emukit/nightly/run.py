@@ -198,6 +198,17 @@ def plan_steps(cfg: NightlyConfig, data: Path, export: Path, serials: list[str],
                                               "--repeats", str(st.repeats), *devices, *mode, *dd, "--quiet"],
                           needed_for_metrics=True))
     steps.append(Step("export", ["export", *dd, "--out", str(export)]))
+    if cfg.audits.replay is not None:
+        # real AVDs and hardware-like devices run their clocks: a time on a screen may differ, so only the state
+        # and the outcome are compared there; the replay devices keep their fingerprints apart from the build's
+        semantic = ["--semantic-only"] if serials or cfg.devices.vdevice_mode != "deterministic" else []
+        steps.append(Step("audit-replay", ["audit", "replay", "--pairs", str(export), "--per-template",
+                                           str(cfg.audits.replay.per_template), *semantic, *devices, *mode,
+                                           "--data-dir", str(data / "replay"), "--quiet"]))
+    if cfg.audits.shortcuts:
+        steps.append(Step("audit-shortcuts", ["audit", "shortcuts", "--pairs", str(export)]))
+    if cfg.audits.diversity:
+        steps.append(Step("audit-diversity", ["audit", "diversity", *built, *dd]))
     if cfg.audits.split:
         for suite in cfg.suites:
             steps.append(Step(f"audit-split-{suite.name}", ["audit", "split", "--train",

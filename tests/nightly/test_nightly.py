@@ -92,7 +92,8 @@ def test_nights_resume_lock_compare_and_report(adb_server, vdevice, tmp_path):
     assert state["steps"]["build-persistent"]["runs"] == 1  # not built again
     assert all(s["status"] == "ok" for s in state["steps"].values())
     assert set(state["steps"]) == {"build-persistent", "suite-d-stress", "audit-release", "audit-stability",
-                                   "export", "audit-split-d-stress", "tasks-verify"}
+                                   "export", "audit-replay", "audit-shortcuts", "audit-diversity",
+                                   "audit-split-d-stress", "tasks-verify"}
     report = json.loads((first / "report.json").read_text())
     assert report["ok"] is True and report["previous"] is None and report["pairs"] == 2
     assert "build-persistent" in report["skipped_steps"]
