@@ -231,7 +231,7 @@ def check_pair(store: Store, pair: PairRecord, template: Template | None,
         key = (br.boundary_observation.screenshot, br.shared_action.model_dump_json(exclude={"elapsed_ms"}))
         try:
             if key not in hashed:  # A and B share the PNG and action when they match: encode once
-                hashed[key] = request_hashes(png, br.shared_action, pair.family)
+                hashed[key] = request_hashes(png, br.shared_action, pair.family, list(pair.request_hashes) or None)
             recomputed[name] = hashed[key]
         except Exception as exc:  # noqa: BLE001 - a request that cannot be built is a failure to report
             result.add("request_hashes", f"branch {name}: cannot build the request: {exc}")

@@ -29,9 +29,8 @@ from emukit.records import (
 from emukit.templates.sampler import substitute
 from emukit.templates.schema import Template
 from emukit.timewarp import warp
-from emukit.wm import get_format, request_hash
+from emukit.wm import FORMATS, get_format, request_hash
 
-REQUEST_FORMATS = ("code2world", "gworld")
 # the notification shade pulled down after a wait: from the top of the status bar to 7/12 of the screen's
 # height, in the middle (percentages of the screen; 540,10 -> 540,1400 on a 1080x2400 screen)
 SHADE_SWIPE: dict[str, Any] = {"x1": "50%", "y1": "0.42%", "x2": "50%", "y2": "58.33%", "duration_ms": 300}
@@ -284,16 +283,18 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
 _REQUEST_MEMO: dict[str, dict[str, str]] = {}
 
 
-def request_hashes(png: bytes, action: Action, family: str) -> dict[str, str]:
-    """SHA-256 of the canonical observation-only request per world-model format.
+def request_hashes(png: bytes, action: Action, family: str, formats: list[str] | None = None) -> dict[str, str]:
+    """SHA-256 of the canonical observation-only request per world-model format: every registered format
+    (:data:`emukit.wm.formats.FORMATS`), or the ``formats`` named (the ones a stored pair recorded).
 
     Building a request is a pure function of (screenshot bytes, model-visible action, family), so results
     are memoised by a digest of exactly those inputs: branch B, whose boundary equals A's, costs nothing."""
-    key = hashlib.sha256(png + b"\0" + json.dumps([action.canonical(), family], sort_keys=True).encode()).hexdigest()
+    names = sorted(formats) if formats is not None else FORMATS.names()
+    key = hashlib.sha256(png + b"\0" + json.dumps([action.canonical(), family, names],
+                                                   sort_keys=True).encode()).hexdigest()
     cached = _REQUEST_MEMO.get(key)
     if cached is None:
-        cached = {name: request_hash(get_format(name).build_request(png, action, family=family))
-                  for name in REQUEST_FORMATS}
+        cached = {name: request_hash(get_format(name).build_request(png, action, family=family)) for name in names}
         if len(_REQUEST_MEMO) > 4096:
             _REQUEST_MEMO.clear()
         _REQUEST_MEMO[key] = cached

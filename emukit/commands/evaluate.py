@@ -291,8 +291,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    choices=("observation", "raw-history", "oracle-state", "predictive-state"),
                    help="the prediction condition (pair mode; required there)")
     from emukit.evaluate.trajectories.base import formats as trajectory_formats
+    from emukit.wm.formats import FORMATS
 
-    p.add_argument("--format", default="code2world", choices=("code2world", "gworld", *trajectory_formats()),
+    p.add_argument("--format", default="code2world", choices=(*FORMATS.names(), *trajectory_formats()),
                    help="request format and rendering viewport (default code2world); with --trajectories, the "
                         "dataset layout may be given here too (then the output format is code2world)")
     p.add_argument("--out", default=None,

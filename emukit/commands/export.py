@@ -60,10 +60,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
     p.add_argument("--family", default="all", choices=("persistent", "clipboard", "ordered", "temporal", "all"))
     p.add_argument("--seed", type=int, help="only pairs built with this seed (jsonl, parquet)")
-    p.add_argument("--format", default="jsonl", choices=("jsonl", "parquet", "hf", "episodes", "state-training"),
+    from emukit.exporters import FORMATS
+
+    p.add_argument("--format", default="jsonl", choices=("jsonl", "parquet", *FORMATS.names(), "state-training"),
                    help="pairs.jsonl (default), pairs.parquet, Hugging Face datasets folders (hf/pairs, "
                         "hf/branches: datasets.load_from_disk; needs emukit[hf]), AndroidWorld-style episodes "
-                        "(episodes/), or state_train/state_val.jsonl")
+                        "(episodes/), another registered export format (emukit/exporters/), or "
+                        "state_train/state_val.jsonl")
     p.add_argument("--eval-seed", type=int,
                    help="state-training: seed of the evaluation pairs; training uses every other seed, minus "
                         "anything overlapping them on the five split criteria. hf, episodes: that seed's pairs "

@@ -1,5 +1,7 @@
 """Export formats built on an exported ``pairs.jsonl`` and its artifacts (docs/pair-format.md): each is one
-module with a ``write(out, rows, *, eval_seed)`` function, registered in :data:`FORMATS`.
+module with a ``write(out, rows, *, eval_seed)`` function registered in :data:`FORMATS` with
+``@FORMATS.register(name)``; adding one is one new module here (or in your own package, named by an
+``emukit.export_formats`` entry point), and ``emukit export --format`` offers it.
 
 * ``hf`` (:mod:`emukit.exporters.hf`): Hugging Face ``datasets`` folders, one row per pair and per branch.
 * ``episodes`` (:mod:`emukit.exporters.episodes`): AndroidWorld-style episode files, one per branch.
@@ -8,17 +10,19 @@ module with a ``write(out, rows, *, eval_seed)`` function, registered in :data:`
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-#: format name -> module under emukit.exporters
-FORMATS = {"hf": "hf", "episodes": "episodes"}
+from emukit.plugins import Registry
+
+Writer = Callable[..., dict[str, Any]]
+#: export format name -> its ``write`` function (emukit/plugins.py)
+FORMATS: Registry[Writer] = Registry("export format", "emukit.exporters", "emukit.export_formats")
 
 
-def writer(fmt: str) -> Callable[..., dict[str, Any]]:
+def writer(fmt: str) -> Writer:
     """The ``write`` function of export format ``fmt``."""
-    return import_module(f"emukit.exporters.{FORMATS[fmt]}").write  # type: ignore[no-any-return]
+    return FORMATS.get(fmt)
 
 
 def split_rows(rows: list[dict[str, Any]], eval_seed: int | None) -> tuple[dict[str, list[dict[str, Any]]], int]:

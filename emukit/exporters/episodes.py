@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
-from emukit.exporters import split_rows
+from emukit.exporters import FORMATS, split_rows
 
 #: Android keycodes with an AndroidWorld action of their own (android.view.KeyEvent)
 KEY_ACTIONS = {4: "navigate_back", 3: "navigate_home", 66: "keyboard_enter"}
@@ -105,6 +105,7 @@ def _episode(out: Path, row: dict[str, Any], name: str, folder: Path) -> dict[st
     return episode
 
 
+@FORMATS.register("episodes")
 def write(out: Path, rows: list[dict[str, Any]], *, eval_seed: int | None = None) -> dict[str, Any]:
     """Write ``OUT/episodes`` from the exported ``rows`` (artifacts under ``out``)."""
     root = out / "episodes"

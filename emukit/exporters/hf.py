@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
-from emukit.exporters import read_artifact, split_rows
+from emukit.exporters import FORMATS, read_artifact, split_rows
 
 
 def _j(value: Any) -> str:
@@ -83,6 +83,7 @@ def branch_rows(out: Path, rows: list[dict[str, Any]]):
                    **_branch_fields(out, b)}
 
 
+@FORMATS.register("hf")
 def write(out: Path, rows: list[dict[str, Any]], *, eval_seed: int | None = None) -> dict[str, Any]:
     """Write ``OUT/hf/pairs`` and ``OUT/hf/branches`` from the exported ``rows`` (artifacts under ``out``)."""
     try:

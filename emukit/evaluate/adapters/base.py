@@ -26,6 +26,7 @@ from typing import Any
 
 from emukit.device.actions import Action
 from emukit.errors import ConfigError
+from emukit.plugins import Registry
 
 
 @dataclass
@@ -207,43 +208,32 @@ def prediction_from_text(raw: str, **meta: Any) -> Prediction:
 # -- registry -----------------------------------------------------------------------------------------------
 
 Factory = Callable[..., ModelAdapter]
-_REGISTRY: dict[str, Factory] = {}
+#: SPEC prefix -> adapter factory: a module of this package, or of an outside package named by an
+#: ``emukit.model_adapters`` entry point, decorated with :func:`register` (emukit/plugins.py)
+ADAPTERS: Registry[Factory] = Registry("model adapter", "emukit.evaluate.adapters", "emukit.model_adapters")
 
 
 def register(prefix: str) -> Callable[[Factory], Factory]:
     """Class decorator: ``@register("hf")`` makes ``hf:...`` SPECs build this adapter as
     ``cls(spec_rest, **options)``."""
-
-    def deco(factory: Factory) -> Factory:
-        _REGISTRY[prefix] = factory
-        return factory
-
-    return deco
+    return ADAPTERS.register(prefix)
 
 
 def registered_prefixes() -> list[str]:
-    """The SPEC prefixes known so far."""
-    _load_builtin()
-    return sorted(_REGISTRY)
-
-
-def _load_builtin() -> None:
-    from emukit.evaluate.adapters import hf, openai, reference  # noqa: F401 - registration side effects
+    """The SPEC prefixes of every adapter."""
+    return ADAPTERS.names()
 
 
 def create_adapter(spec: str, **options: Any) -> ModelAdapter:
     """The adapter for ``spec`` (see the module docstring); ``options`` go to its constructor (unknown
     options are ignored by adapters that do not use them)."""
-    _load_builtin()
     if spec.startswith(("http://", "https://")):
         prefix, rest = "openai", spec
     else:
         prefix, sep, rest = spec.partition(":")
         if not sep:
             raise ConfigError(f"model spec {spec!r}: expected PREFIX:..., one of "
-                              f"{', '.join(p + ':' for p in sorted(_REGISTRY))} or an http(s):// URL")
-    factory = _REGISTRY.get(prefix)
-    if factory is None:
-        raise ConfigError(f"model spec {spec!r}: unknown prefix {prefix!r}; known: "
-                          f"{', '.join(sorted(_REGISTRY))}")
-    return factory(rest, **options)
+                              f"{', '.join(p + ':' for p in ADAPTERS.names())} or an http(s):// URL")
+    if prefix not in ADAPTERS:
+        raise ConfigError(f"model spec {spec!r}: unknown prefix {prefix!r}; known: {', '.join(ADAPTERS.names())}")
+    return ADAPTERS[prefix](rest, **options)

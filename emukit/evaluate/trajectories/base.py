@@ -15,6 +15,7 @@ from pathlib import Path
 
 from emukit.device.actions import Action
 from emukit.errors import ConfigError
+from emukit.plugins import Registry
 
 
 class TrajectoryError(ConfigError):
@@ -51,15 +52,14 @@ class Trajectory:
 
 
 Reader = Callable[..., list[Trajectory]]
-_READERS: dict[str, Reader] = {}
+#: dataset layout name -> reader: every module of this package (a new dataset is one new module, nothing else
+#: edited), or of an outside package named by an ``emukit.trajectory_formats`` entry point (emukit/plugins.py)
+READERS: Registry[Reader] = Registry("trajectory format", "emukit.evaluate.trajectories", "emukit.trajectory_formats")
 
 
 def register(name: str) -> Callable[[Reader], Reader]:
-    def deco(fn: Reader) -> Reader:
-        _READERS[name] = fn
-        return fn
-
-    return deco
+    """Decorator: register a reader function under its dataset layout name."""
+    return READERS.register(name)
 
 
 def first(episodes: Iterable[Trajectory], limit: int | None) -> list[Trajectory]:
@@ -67,33 +67,19 @@ def first(episodes: Iterable[Trajectory], limit: int | None) -> list[Trajectory]
     return list(islice(episodes, limit or None))
 
 
-def _import_readers() -> None:
-    """Import every module of this package once: each reader registers itself, so a new dataset is one new
-    module and nothing else is edited."""
-    import importlib
-    import pkgutil
-
-    import emukit.evaluate.trajectories as package
-
-    for info in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{info.name}")
-
-
 def formats() -> list[str]:
-    _import_readers()
-
-    return sorted(_READERS)
+    """Every registered dataset layout."""
+    return READERS.names()
 
 
 def read_trajectories(folder: Path | str, fmt: str, *, limit: int | None = None) -> list[Trajectory]:
     """The trajectories of a local dataset folder in format ``fmt``."""
-    known = formats()
-    if fmt not in _READERS:
-        raise TrajectoryError(f"unknown trajectory format {fmt!r}; known: {', '.join(known)}")
+    if fmt not in READERS:
+        raise TrajectoryError(f"unknown trajectory format {fmt!r}; known: {', '.join(formats())}")
     root = Path(folder)
     if not root.is_dir():
         raise TrajectoryError(f"{root}: not a folder")
-    return _READERS[fmt](root, limit=limit)
+    return READERS[fmt](root, limit=limit)
 
 
 KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER = 3, 4, 66  # android.view.KeyEvent

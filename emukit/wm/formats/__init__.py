@@ -1,29 +1,28 @@
 """Registry of world-model request formats: ``get_format("code2world")``, ``get_format("gworld")``.
 
-Adding a format means adding a module with a :class:`~emukit.wm.formats.base.WorldModelFormat` subclass and
-one entry in :data:`FORMATS`; the name is the key of ``PairRecord.request_hashes``.
+Adding a format is one new module in this package (or in your own package, named by an ``emukit.wm_formats``
+entry point) with a :class:`~emukit.wm.formats.base.WorldModelFormat` subclass decorated with
+:func:`~emukit.wm.formats.base.register_format`; its ``name`` is the key of ``PairRecord.request_hashes``, and
+the builder, the release audit and ``emukit evaluate --format`` take it from :data:`FORMATS` (emukit/plugins.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from emukit.errors import ConfigError
-from emukit.wm.formats.base import DEFAULT_GENERATION, FormatError, Viewport, WorldModelFormat
-from emukit.wm.formats.code2world import Code2WorldFormat
-from emukit.wm.formats.gworld import GWorldFormat
+from emukit.wm.formats.base import (
+    DEFAULT_GENERATION,
+    FORMATS,
+    FormatError,
+    Viewport,
+    WorldModelFormat,
+    register_format,
+)
 
-#: format name -> class
-FORMATS: dict[str, type[WorldModelFormat]] = {cls.name: cls for cls in (Code2WorldFormat, GWorldFormat)}
-
-__all__ = ["DEFAULT_GENERATION", "FORMATS", "Code2WorldFormat", "FormatError", "GWorldFormat", "Viewport",
-           "WorldModelFormat", "get_format"]
+__all__ = ["DEFAULT_GENERATION", "FORMATS", "FormatError", "Viewport", "WorldModelFormat", "get_format",
+           "register_format"]
 
 
 def get_format(name: str, **options: Any) -> WorldModelFormat:
     """A new instance of the format called ``name`` (``options``: ``model``, ``crop``, ``generation``)."""
-    try:
-        cls = FORMATS[name]
-    except KeyError:
-        raise ConfigError(f"unknown world-model format {name!r}; known: {', '.join(sorted(FORMATS))}") from None
-    return cls(**options)
+    return FORMATS.get(name)(**options)

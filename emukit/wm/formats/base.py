@@ -25,6 +25,7 @@ from PIL import Image
 
 from emukit.device.actions import KEY_NAMES, Action
 from emukit.errors import ConfigError
+from emukit.plugins import Registry
 from emukit.wm.canonical import encode_png, png_data_url
 from emukit.wm.contracts import check_family, contract_for
 
@@ -215,3 +216,13 @@ class WorldModelFormat(ABC):
                              contract=contract if contract is not None else contract_for(family),
                              entity_context=entity_context or None)
         return {"model": self.model, "messages": msgs, **self.generation}
+
+
+#: every world-model format, by name (the keys of ``PairRecord.request_hashes``): a module of this package, or of
+#: an outside package named by an ``emukit.wm_formats`` entry point, decorated with :func:`register_format`
+FORMATS: Registry[type[WorldModelFormat]] = Registry("world-model format", "emukit.wm.formats", "emukit.wm_formats")
+
+
+def register_format(cls: type[WorldModelFormat]) -> type[WorldModelFormat]:
+    """Class decorator: register a :class:`WorldModelFormat` subclass under its ``name``."""
+    return FORMATS.register(cls.name)(cls)

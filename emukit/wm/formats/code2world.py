@@ -31,6 +31,7 @@ from emukit.wm.formats.base import (
     WorldModelFormat,
     image_part,
     key_name,
+    register_format,
     require,
     swipe_direction,
     text_part,
@@ -70,6 +71,7 @@ COMMAND = ("From the visual cue in the image, the interaction data, the transiti
            "this action).")
 
 
+@register_format
 class Code2WorldFormat(WorldModelFormat):
     """Code2World-8B: system prompt + screenshot with the red action overlay, 1080x2400 canvas."""
 

@@ -30,6 +30,7 @@ from emukit.wm.formats.base import (
     WorldModelFormat,
     image_part,
     key_name,
+    register_format,
     require,
     swipe_direction,
     text_part,
@@ -71,6 +72,7 @@ def normalise(value: float, extent: int) -> int:
     return max(0, min(1000, round(1000 * value / extent)))
 
 
+@register_format
 class GWorldFormat(WorldModelFormat):
     """gWorld-8B: user-only prompt, plain screenshot, action JSON with 0-1000 coordinates."""
 
