@@ -11,8 +11,8 @@ from emukit import __version__
 
 def default_home() -> Path:
     """Where emukit keeps per-user data (virtual device state, logs, device records): ``$EMUKIT_HOME``
-    (:func:`emukit.device.ownership.home_dir`)."""
-    from emukit.device.ownership import home_dir
+    (:func:`emukit.settings.home_dir`)."""
+    from emukit.settings import home_dir
 
     return home_dir()
 
@@ -50,7 +50,7 @@ def _cmd_vdevice_serve(args: argparse.Namespace) -> int:
 
 def _screen_arg(value: str) -> tuple[int, int, int]:
     """``--screen WxH@DPI`` (parsed without loading the virtual device)."""
-    from emukit.vdevice.device import parse_screen
+    from emukit.screens import parse_screen
 
     try:
         return parse_screen(value)

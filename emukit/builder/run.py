@@ -456,7 +456,7 @@ def check_options(options: BuildOptions) -> None:
     if options.devices is not None and options.devices < 1:
         raise ConfigError(f"--devices must be at least 1, got {options.devices}")
     if options.vdevice_screen is not None:
-        from emukit.vdevice.device import check_screen
+        from emukit.screens import check_screen
 
         try:
             check_screen(tuple(options.vdevice_screen))  # type: ignore[arg-type]

@@ -21,7 +21,7 @@ def _serve(args: argparse.Namespace) -> None:
     from emukit import resources
     from emukit.annotate import AnnotateApp, AnnotateServer
     from emukit.annotate.queue import TaskQueue
-    from emukit.device.select import one_device
+    from emukit.provision.embedded import one_device
     from emukit.tasks.files import load_tasks
 
     console = make_console()

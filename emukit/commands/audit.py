@@ -4,7 +4,6 @@ Each prints a table and exits 1 when anything fails (2 for a usage error)."""
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from rich.table import Table
@@ -13,6 +12,7 @@ from emukit.commands.build import default_data_dir
 from emukit.commands.options import add_vdevice_mode
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
+from emukit.settings import adb_server_port
 
 FAMILY_CHOICES = ("persistent", "clipboard", "ordered", "temporal", "all")
 
@@ -78,7 +78,7 @@ def _cmd_stability(args: argparse.Namespace) -> int:
 
     console = make_console()
     err = make_console(stderr=True)
-    adb_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+    adb_port = adb_server_port()
 
     def on_replay(entry, replay) -> None:
         if not args.quiet:
@@ -138,7 +138,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     console = make_console()
     err = make_console(stderr=True)
-    adb_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+    adb_port = adb_server_port()
 
     def on_replay(r) -> None:
         if not args.quiet:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 from pathlib import Path
 
@@ -17,18 +16,20 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from emukit import settings
 from emukit.commands.options import add_vdevice_mode
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 
 
 def default_data_dir() -> Path:
-    return Path(os.environ.get("EMUKIT_DATA", "data"))
+    """The data dir when ``--data-dir`` is not given (:func:`emukit.settings.data_dir`)."""
+    return settings.data_dir()
 
 
 def _screen_arg(value: str) -> tuple[int, int, int]:
     """``--vdevice-screen WxH@DPI``."""
-    from emukit.vdevice.device import parse_screen
+    from emukit.screens import parse_screen
 
     try:
         return parse_screen(value)
@@ -43,7 +44,7 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
     console = make_console(stderr=True)
     try:
         if args.suite:
-            from emukit.builder.stress import run_suite
+            from emukit.commands.suite import run_suite
 
             return run_suite(args, console)
         templates = load_templates(family=args.family, names=args.template or None, dirs=args.templates)
@@ -55,7 +56,7 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
                                allocation=args.allocation, seed=args.seed,
                                data_dir=args.data_dir, db_url=args.db, devices=args.devices,
                                serials=args.device or [], max_attempts=args.max_attempts,
-                               adb_port=int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")),
+                               adb_port=settings.adb_server_port(),
                                attempt_timeout_s=args.attempt_timeout, vdevice_screen=args.vdevice_screen,
                                vdevice_mode=args.vdevice_mode, artifacts_dir=args.artifacts,
                                share_work=False if args.local_work else None,

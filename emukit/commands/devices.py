@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -12,13 +11,15 @@ from rich.table import Table
 
 from emukit.commands.output import make_console
 from emukit.errors import EmukitError
+from emukit.settings import adb_server_port
 
 if TYPE_CHECKING:
     from emukit.device.adbserver import AdbServer
 
 
 def adb_port() -> int:
-    return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+    """The adb server's port (:func:`emukit.settings.adb_server_port`)."""
+    return adb_server_port()
 
 
 def _embedded(args: argparse.Namespace) -> int:

@@ -38,7 +38,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from emukit.device.select import one_device
+    from emukit.provision.embedded import one_device
     from emukit.tasks.files import load_tasks, task_folders
     from emukit.tasks.verify import verify_task
 
@@ -73,7 +73,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_record(args: argparse.Namespace) -> int:
     from emukit import resources
-    from emukit.device.select import one_device
+    from emukit.provision.embedded import one_device
     from emukit.tasks.files import instances, load_task_templates, locate_task, save_task
     from emukit.tasks.verify import record_reference
 

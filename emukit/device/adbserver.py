@@ -62,7 +62,7 @@ class AdbServer:
         return self.proc is not None and self.proc.poll() is None
 
     def users_path(self) -> Path:
-        from emukit.device.ownership import home_dir
+        from emukit.settings import home_dir
 
         return home_dir() / "adb" / f"{self.port}.users"
 
@@ -84,7 +84,7 @@ class AdbServer:
     def start(self, timeout: float = 30.0) -> None:
         """Use the server on the port, starting (and owning) one when none runs."""
         from emukit.device import lifeline
-        from emukit.device.ownership import home_dir
+        from emukit.settings import home_dir
 
         self._register_user()
         if self.proc is not None and self.proc.poll() is not None:  # ours, stopped (kill-server, a crash)

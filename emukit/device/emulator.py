@@ -23,9 +23,9 @@ from pydantic import BaseModel, Field, field_validator
 
 from emukit.device import boot, lifeline
 from emukit.device.adbserver import AdbServer
-from emukit.device.ownership import home_dir
 from emukit.device.sdk import AndroidSdk
 from emukit.errors import DeviceError
+from emukit.settings import home_dir
 
 DEFAULT_FEATURES = ("AllowSnapshotMigration", "MigratableSnapshotSave")
 

@@ -54,7 +54,7 @@ class Lifeline:
             return
         reg_read, reg_write = os.pipe()  # non-inheritable; a child gets a read end only through pass_fds
         self._death = os.pipe()
-        from emukit.device.ownership import home_dir
+        from emukit.settings import home_dir
 
         log = home_dir() / "logs" / "watchdog.log"
         log.parent.mkdir(parents=True, exist_ok=True)

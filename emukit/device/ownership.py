@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from emukit.errors import DeviceError
+from emukit.settings import home_dir
 
 OWNER_LOCK = "owner.lock"
 OWNER_RECORD = "owner.json"
@@ -33,11 +34,6 @@ OWNER_RECORD = "owner.json"
 
 class DeviceInUse(DeviceError):
     """The device is held by another live emukit command (the message names it)."""
-
-
-def home_dir() -> Path:
-    """``$EMUKIT_HOME``, else ``~/.emukit``."""
-    return Path(os.environ.get("EMUKIT_HOME") or Path.home() / ".emukit").expanduser()
 
 
 def registry_dir() -> Path:

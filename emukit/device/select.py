@@ -3,19 +3,20 @@ else an embedded virtual device started for the command (and stopped after it)."
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from emukit.device.adbserver import AdbServer
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError
+from emukit.settings import adb_server_port
 
 
 def adb_port() -> int:
-    return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+    """The adb server's port (:func:`emukit.settings.adb_server_port`)."""
+    return adb_server_port()
 
 
 def pick_serial(server: AdbServer, serial: str | None) -> str | None:
@@ -34,9 +35,12 @@ def pick_serial(server: AdbServer, serial: str | None) -> str | None:
 
 @contextmanager
 def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
-               vdevice_mode: str = "deterministic", force_embedded: bool = False) -> Iterator[Driver]:
+               vdevice_mode: str = "deterministic", force_embedded: bool = False,
+               provision: Callable[[str], None] | None = None) -> Iterator[Driver]:
     """A driver for the chosen device; with no device attached and ``embedded``, a fresh virtual device
-    (state under ``data_dir/vdevices``, behaving as ``vdevice_mode`` says) that lives as long as the block.
+    (state under ``data_dir/vdevices``, behaving as ``vdevice_mode`` says) that lives as long as the block,
+    prepared by ``provision(serial)`` when given (the provisioning layer's
+    :func:`emukit.provision.embedded.provisioner_for` says what a mode needs; this layer does not import it).
     ``force_embedded``: that fresh virtual device even when devices are attached (they are left alone)."""
     from emukit.device.ownership import SerialClaim
 
@@ -70,9 +74,6 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
         proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server,
                                     mode=vdevice_mode)
         serial = proc.start()
-        from emukit.provision.embedded import provisioner_for
-
-        provision = provisioner_for(vdevice_mode, data_dir, server.port)
         if provision is not None:
             try:
                 provision(serial)

@@ -80,7 +80,7 @@ class VirtualDeviceProcess:
         if mode not in VDEVICE_MODES:
             raise ValueError(f"virtual device mode {mode!r} is not one of {', '.join(VDEVICE_MODES)}")
         if screen is not None:
-            from emukit.vdevice.device import check_screen
+            from emukit.screens import check_screen
 
             check_screen(tuple(screen))  # type: ignore[arg-type]
         self.adb_port = adb_port
@@ -109,7 +109,7 @@ class VirtualDeviceProcess:
         if self.wipe:
             cmd.append("--wipe-data")
         if self.screen is not None:
-            from emukit.vdevice.device import format_screen
+            from emukit.screens import format_screen
 
             cmd += ["--screen", format_screen(self.screen)]
         env = dict(self.server.env)

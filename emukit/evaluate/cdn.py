@@ -34,7 +34,6 @@ Not served: Tailwind v2 CSS files (the npm package drags in a build toolchain), 
 from __future__ import annotations
 
 import json
-import os
 import posixpath
 import re
 import shutil
@@ -45,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emukit.errors import ConfigError
+from emukit.settings import cdn_dir
 
 #: npm packages and the exact versions installed (``npm install --prefix <cache> name@version ...``).
 PACKAGES: dict[str, str] = {
@@ -125,11 +125,9 @@ def _fill(template: str, match: re.Match[str]) -> str:
 
 
 def default_cache_dir() -> Path:
-    """``$EMUKIT_CDN_DIR``, else ``$XDG_CACHE_HOME/emukit/cdn``, else ``~/.cache/emukit/cdn``."""
-    if os.environ.get("EMUKIT_CDN_DIR"):
-        return Path(os.environ["EMUKIT_CDN_DIR"]).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base).expanduser() / "emukit" / "cdn"
+    """``$EMUKIT_CDN_DIR``, else ``$XDG_CACHE_HOME/emukit/cdn``, else ``~/.cache/emukit/cdn``
+    (:func:`emukit.settings.cdn_dir`)."""
+    return cdn_dir()
 
 
 def installed_versions(cache_dir: Path | None = None) -> dict[str, str | None]:

@@ -72,6 +72,7 @@ from emukit.evaluate.visible import (
     ExternalRef,
     nodes_from_js,
 )
+from emukit.settings import chromium_executable
 
 DEFAULT_TIMEOUT_S = 8.0
 REFUSED_LOAD_GRACE_S = 0.2  # how long a page whose navigation was refused may still take to fire ``load``
@@ -109,7 +110,7 @@ class RenderError(EmukitError):
 
 def find_chromium() -> str:
     """The Chromium executable: ``$EMUKIT_CHROMIUM``, else ``chromium`` / ``chromium-browser`` on PATH."""
-    env = os.environ.get("EMUKIT_CHROMIUM")
+    env = chromium_executable()
     if env:
         if os.path.isfile(env) and os.access(env, os.X_OK):
             return env

@@ -306,8 +306,8 @@ def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: 
             if on_task:
                 on_task(task, True)
     if missing:
-        from emukit.commands.build import default_data_dir
-        from emukit.device.select import one_device
+        from emukit.provision.embedded import one_device
+        from emukit.settings import data_dir as default_data_dir
         from emukit.tasks.session import TaskSession
 
         with one_device(device, data_dir or default_data_dir(), vdevice_mode=vdevice_mode) as driver:

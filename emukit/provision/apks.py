@@ -77,7 +77,7 @@ def pinned(package: str) -> AppPin:
 
 def user_pins_path(home: Path | None = None) -> Path:
     """Where ``emukit avd pin-apks`` records the digests of the real files: ``$EMUKIT_HOME/apk-pins.yaml``."""
-    from emukit.device.ownership import home_dir
+    from emukit.settings import home_dir
 
     return (home or home_dir()) / USER_PINS_NAME
 

@@ -8,7 +8,6 @@ holds at most one pair, so a resumed build skips what is done and never duplicat
 from __future__ import annotations
 
 import json
-import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +20,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 import emukit
 from emukit.records import PairRecord, Rejection
+from emukit.settings import artifacts_root
 from emukit.store import schema
 from emukit.store.artifacts import ArtifactStore
 from emukit.store.audit import audit_store, referenced_artifacts
@@ -40,7 +40,6 @@ from emukit.store.errors import StoreError
 from emukit.store.models import BranchRow, PairRow, RejectionRow, Run, TemplateRow, utcnow
 
 ARTIFACTS_DIRNAME = "artifacts"
-ARTIFACTS_ENV = "EMUKIT_ARTIFACTS"  # a shared artifact root (several builders on one store)
 _BATCH = 200
 
 
@@ -69,7 +68,7 @@ class Store:
         self.engine, self._url = create_store_engine(url or default_url(self.data_dir),
                                                      busy_timeout_s=busy_timeout_s, durable=durable, echo=echo)
         self.url = redact(self._url)
-        root = artifacts_dir or os.environ.get(ARTIFACTS_ENV) or self.data_dir / ARTIFACTS_DIRNAME
+        root = artifacts_dir or artifacts_root() or self.data_dir / ARTIFACTS_DIRNAME
         self.artifacts = ArtifactStore(Path(root), durable=durable)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(self.engine.execution_options(**{WRITE_OPTION: True}), expire_on_commit=False)

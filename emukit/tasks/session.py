@@ -264,7 +264,7 @@ class TaskSession:
         if use_snapshot and self.has_snapshot():
             load_base(self.driver, snapshot_name(self.task), spec=self.task.base_snapshot)
         else:
-            from emukit.commands.build import default_data_dir
+            from emukit.settings import data_dir as default_data_dir
             from emukit.snapshots import ensure_snapshot
 
             ensure_snapshot(self.driver, self.task.base_snapshot, self.data_dir or default_data_dir())

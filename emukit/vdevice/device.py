@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import threading
 import time
@@ -23,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from emukit.screens import Screen, check_screen, format_screen, parse_screen  # noqa: F401 - re-exported
 from emukit.vdevice.apps.base import App, Notification
 from emukit.vdevice.faults import Faults
 from emukit.vdevice.fs import DeviceFS
@@ -80,7 +80,6 @@ DEFAULT_SETTINGS = {
 }
 
 
-Screen = tuple[int, int, int]  # (width px, height px, density dpi)
 # How the virtual device behaves. "deterministic" (the default): a logical clock that moves only when told,
 # every app preinstalled and past its first run. "hardware": what a real AVD does to a pipeline: clocks that
 # follow the host in real time (status bar, countdowns and the caret tick), gestures that take their real
@@ -95,33 +94,6 @@ ACTION_BOOT_COMPLETED = "android.intent.action.BOOT_COMPLETED"
 IMPLICIT_EXEMPT = frozenset({ACTION_TIME_SET, ACTION_TIMEZONE_CHANGED, ACTION_LOCKED_BOOT_COMPLETED,
                              ACTION_BOOT_COMPLETED, "android.intent.action.LOCALE_CHANGED"})
 _UI_MODULE = "emukit.vdevice.ui.theme"  # the first module to read the display (every layout imports it)
-
-
-def parse_screen(spec: str) -> Screen:
-    """``"720x1280@320"`` -> ``(720, 1280, 320)``: width x height in pixels @ density in dpi."""
-    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*@\s*(\d+)\s*(?:dpi)?\s*", spec)
-    if m is None:
-        raise ValueError(f"screen {spec!r} is not WIDTHxHEIGHT@DPI (for example 720x1280@320)")
-    screen = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    check_screen(screen)
-    return screen
-
-
-def format_screen(screen: Screen) -> str:
-    """``(720, 1280, 320)`` -> ``"720x1280@320"`` (what :func:`parse_screen` reads)."""
-    return f"{screen[0]}x{screen[1]}@{screen[2]}"
-
-
-def check_screen(screen: Screen) -> None:
-    """Raise ValueError unless ``screen`` is a usable portrait phone display."""
-    width, height, dpi = screen
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in screen):
-        raise ValueError(f"screen {screen!r}: width, height and density must be integers")
-    if not 120 <= dpi <= 640:
-        raise ValueError(f"screen {format_screen(screen)}: density {dpi} dpi is outside 120-640")
-    if width < 320 * dpi // 160 or height < width:
-        raise ValueError(f"screen {format_screen(screen)}: a portrait phone display is at least 320 dp wide "
-                         "and taller than wide")
 
 
 def current_screen() -> Screen:

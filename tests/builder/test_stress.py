@@ -18,11 +18,11 @@ from emukit.builder.stress import (
     SuiteRunner,
     plan,
     read_suite,
-    run_suite,
     suite_dir,
     validate_table,
 )
 from emukit.builder.stress_model import SYSTEM_NEUTRAL, FamilyTable, Move
+from emukit.commands.suite import run_suite
 from emukit.errors import ConfigError
 from emukit.export import SPLIT_CRITERIA
 from emukit.templates import load_templates

@@ -13,8 +13,9 @@ from rich.console import Console
 
 from emukit.apps.registry import package_of
 from emukit.apps.selectors import tables_of
-from emukit.builder.stress import LEVELS, TABLES, read_suite, run_suite, validate_table
+from emukit.builder.stress import LEVELS, TABLES, read_suite, validate_table
 from emukit.builder.stress_apps import clipboard_distractors, ordered_distractors
+from emukit.commands.suite import run_suite
 from emukit.device.driver import Driver
 from emukit.probes.ordered import collection_items
 from tests.builder.audit_helpers import device

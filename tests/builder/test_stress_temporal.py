@@ -11,9 +11,10 @@ import io
 import pytest
 from rich.console import Console
 
-from emukit.builder.stress import LEVELS, TABLES, read_suite, run_suite, validate_table
+from emukit.builder.stress import LEVELS, TABLES, read_suite, validate_table
 from emukit.builder.stress_model import Move
 from emukit.builder.stress_temporal import TEMPORAL_TABLE
+from emukit.commands.suite import run_suite
 from tests.builder.audit_helpers import device, stress_rejection
 
 
