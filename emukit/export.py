@@ -199,7 +199,7 @@ def state_examples(pairs: Iterable[PairRecord]) -> Iterator[dict[str, Any]]:
             yield {
                 "example_id": f"{pair.pair_id}/{name}", "family": pair.family, "template": pair.template,
                 "pair_id": pair.pair_id, "branch_name": name, "seed": pair.seed, "params": pair.params,
-                "branch": br, "target": br.state,
+                "entity": pair.entity, "branch": br, "target": br.state,
                 "keys": example_keys(family=pair.family, template=pair.template, seed=pair.seed,
                                      pair_id=pair.pair_id, branch=name, params=pair.params, state=br.state,
                                      history=history, final=br.boundary_observation.model_dump()),
@@ -275,6 +275,7 @@ def export_state_training(store: Store, out: Path, *, eval_seed: int, val_fracti
         br: BranchRecord = ex["branch"]
         row = {"example_id": ex["example_id"], "family": ex["family"], "template": ex["template"],
                "pair_id": ex["pair_id"], "branch": ex["branch_name"], "seed": ex["seed"], "params": ex["params"],
+               "entity": ex["entity"],
                "history": [{"observation": copier.observation(s.observation), "action": s.action.canonical()}
                            for s in br.history],
                "final_observation": copier.observation(br.boundary_observation), "target": ex["target"],

@@ -30,17 +30,17 @@ out. Screenshots are not read.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
-from emukit.jsonl import read_objects
 from emukit.evaluate.estimator import visible_nodes
+from emukit.jsonl import read_objects
 from emukit.wm.contracts import FAMILIES
 
 MAX_NODES = 24
@@ -211,6 +211,30 @@ def normalize_task(task: Mapping[str, Any] | None) -> dict[str, Any]:
     return {k: task[k] for k in TASK_KEYS if task and isinstance(task.get(k), str) and task[k]}
 
 
+class OldStateTrainingWarning(UserWarning):
+    """State-training rows without ``entity`` (exported by an older emukit): their task context is read from
+    the causal templates in the search path, which may have changed since."""
+
+
+@functools.lru_cache(maxsize=None)
+def _template_context(family: str, template: str, params_json: str) -> dict[str, Any]:
+    from emukit.templates.sampler import substitute
+
+    params = json.loads(params_json)
+    state = _template_state(family, template)
+    if state is None:
+        return {}
+    try:
+        context = dict(substitute(state, params, f"template {template}"))
+    except (ConfigError, KeyError, ValueError) as exc:  # the template changed since the row was exported
+        context, why = {}, f"its state block cannot be filled from the row's params ({exc}): no task context"
+    else:
+        why = "its task context is read from the template, which may have changed since"
+    warnings.warn(OldStateTrainingWarning(f"state-training rows of template {template} have no 'entity' (an older "
+                                          f"export): {why}; re-export with this emukit"), stacklevel=4)
+    return context
+
+
 @functools.lru_cache(maxsize=None)
 def _template_state(family: str, template: str) -> dict[str, Any] | None:
     """The ``state:`` block of a shipped or configured causal template (read once per process)."""
@@ -220,18 +244,18 @@ def _template_state(family: str, template: str) -> dict[str, Any] | None:
     return dict(found[0].state) if found else None
 
 
-def task_context(family: str, template: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """The task context of a training row (one branch, no outcomes): the tracked paths or playlist from the
-    pair's causal template's ``state:`` block with its parameters substituted, and the tracked artifact's
-    name (``params["target"]``), as :func:`emukit.evaluate.pairs.persistent_context` names them at
-    evaluation."""
-    from emukit.templates.sampler import substitute
-
+def task_context(family: str, template: str, params: Mapping[str, Any],
+                 entity: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The task context of a training row (one branch, no outcomes): the tracked paths or playlist the row's
+    ``entity.state_probe`` records (the state probe's arguments, as the export records them for evaluation),
+    and the tracked artifact's name (``params["target"]``), as :func:`emukit.evaluate.pairs.persistent_context`
+    names them at evaluation. A row exported before rows carried their entity falls back to the pair's causal
+    template's ``state:`` block with its parameters substituted (:class:`OldStateTrainingWarning`)."""
     ctx: dict[str, Any] = {}
-    state = _template_state(family, template)
-    if state is not None:
-        with contextlib.suppress(ConfigError, KeyError, ValueError):  # a parameter the template lacks: no paths
-            ctx.update(substitute(state, dict(params), f"template {template}"))
+    if entity is not None:
+        ctx.update({k: v for k, v in (entity.get("state_probe") or {}).items() if isinstance(v, str)})
+    else:
+        ctx.update(_template_context(family, template, json.dumps(dict(params), sort_keys=True)))
     if family == "persistent" and isinstance(params.get("target"), str):
         ctx["artifact"] = params["target"]
     if family == "ordered" and isinstance(params.get("playlist"), str):
@@ -270,7 +294,9 @@ def row_example(row: Mapping[str, Any], root: Path, where: str) -> Example:
         history = [(_read_text(root, step["observation"]["hierarchy"], where), step["action"])
                    for step in row["history"]]
         final = _read_text(root, row["final_observation"]["hierarchy"], where)
-        task = task_context(family, str(row["template"]), row.get("params") or {})
+        entity = row.get("entity")
+        task = task_context(family, str(row["template"]), row.get("params") or {},
+                            entity if isinstance(entity, Mapping) else None)
         return Example(str(row["example_id"]), family, str(row["template"]), serialize(family, history, final, task),
                        target_text(family, row["target"]))
     except KeyError as exc:

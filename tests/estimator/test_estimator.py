@@ -194,7 +194,10 @@ def test_no_excluded_field_reaches_the_input(export):
     for row in rows:
         planted = {**row, "example_id": "SENTINEL_ID", "pair_id": "SENTINEL_PAIR", "branch": "SENTINEL_BRANCH",
                    "seed": 987654321, "keys": {"record_id": "SENTINEL_KEY"},
-                   "params": {**row["params"], "secret": "SENTINEL_PARAM", "code": "SENTINEL_CODE"}}
+                   "params": {**row["params"], "secret": "SENTINEL_PARAM", "code": "SENTINEL_CODE"},
+                   "entity": {"state_probe": {**(row.get("entity") or {}).get("state_probe", {}),
+                                              "timer_id": "SENTINEL_PROBE_ARG"},
+                              "outcome_probe": {"kind": "SENTINEL_KIND", "target": "SENTINEL_OUTCOME"}}}
         ex = row_example(planted, export, "row")
         for word in ("SENTINEL", "987654321", row["template"], row["pair_id"]):
             assert word not in ex.input, (word, row["family"])
