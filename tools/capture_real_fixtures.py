@@ -629,9 +629,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screens", nargs="+", default=[], metavar="PATTERN",
                         help="capture only the <app>/<screen> names matching one of these shell patterns")
     args = parser.parse_args(argv)
-    from emukit.device.select import adb_port
+    from emukit.settings import adb_server_port
 
-    driver = Driver(args.serial, adb_port())
+    driver = Driver(args.serial, adb_server_port())
     try:
         index = Capture(driver, args.out, patterns=args.screens).run(first_run=args.first_run)
     finally:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from emukit.audit.release import TemplateResolver
 from emukit.audit.devicejobs import run_on_devices
+from emukit.audit.release import TemplateResolver
 from emukit.builder.pair import Artifacts, PairContext, Rejected, run_branch
 from emukit.builder.validate import validate_branch
 from emukit.device.driver import Driver

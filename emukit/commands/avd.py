@@ -46,13 +46,13 @@ def _start(args: argparse.Namespace) -> int:
     from emukit.device.emulator import EmulatorConfig
     from emukit.device.launcher import EmulatorLauncher
     from emukit.device.sdk import find_sdk
-    from emukit.device.select import adb_port
+    from emukit.settings import adb_server_port
 
     console = make_console()
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    server = AdbServer(adb_port())
+    server = AdbServer(adb_server_port())
     try:
         config = EmulatorConfig(avd_name=args.name, console_port=args.console_port, grpc_port=args.grpc_port,
                                 snapshot=args.snapshot)
@@ -82,11 +82,11 @@ def _start(args: argparse.Namespace) -> int:
 
 def _setup(args: argparse.Namespace) -> int:
     from emukit.device.driver import Driver
-    from emukit.device.select import adb_port
     from emukit.provision.setup import setup_device
+    from emukit.settings import adb_server_port
 
     console = make_console()
-    driver = Driver(args.serial, adb_port())
+    driver = Driver(args.serial, adb_server_port())
     try:
         report = setup_device(driver, args.apks, args.data_dir, console)
     except EmukitError as exc:

@@ -17,11 +17,6 @@ if TYPE_CHECKING:
     from emukit.device.adbserver import AdbServer
 
 
-def adb_port() -> int:
-    """The adb server's port (:func:`emukit.settings.adb_server_port`)."""
-    return adb_server_port()
-
-
 def _embedded(args: argparse.Namespace) -> int:
     """The embedded virtual devices on this machine (``$EMUKIT_HOME/embedded``); with ``--reap``, stop the
     ones whose owner is gone."""
@@ -56,7 +51,7 @@ def _cmd_devices(args: argparse.Namespace) -> int:
 
     if args.reap or args.embedded:
         return _embedded(args)
-    server = AdbServer(adb_port())
+    server = AdbServer(adb_server_port())
     server.start()
     try:
         return _attached(args, server)
@@ -108,7 +103,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         params = {"playlist": args.playlist}
     elif args.family == "temporal":
         params = {"timer_id": args.timer_id}
-    driver = Driver(args.serial, adb_port())
+    driver = Driver(args.serial, adb_server_port())
     try:
         result = probe(driver, args.family, **params)
     except EmukitError as exc:

@@ -17,17 +17,18 @@ from emukit.errors import EmukitError
 def _cmd(args: argparse.Namespace) -> int:
     from emukit.device.adbserver import AdbServer
     from emukit.device.driver import Driver
-    from emukit.device.select import adb_port, pick_serial
+    from emukit.device.select import pick_serial
     from emukit.provision.doctor import run_doctor
+    from emukit.settings import adb_server_port
 
     console = make_console()
     try:
-        server = AdbServer(adb_port())
+        server = AdbServer(adb_server_port())
         server.start()
         serial = pick_serial(server, args.serial)
         if serial is None:
             raise EmukitError("no device attached; give SERIAL")
-        driver = Driver(serial, adb_port())
+        driver = Driver(serial, adb_server_port())
         try:
             checks = run_doctor(driver, args.data_dir)
         finally:

@@ -14,9 +14,10 @@ from emukit.errors import EmukitError
 
 def _serial(args: argparse.Namespace) -> str:
     from emukit.device.adbserver import AdbServer
-    from emukit.device.select import adb_port, pick_serial
+    from emukit.device.select import pick_serial
+    from emukit.settings import adb_server_port
 
-    server = AdbServer(adb_port())
+    server = AdbServer(adb_server_port())
     server.start()
     serial = pick_serial(server, args.device)
     if serial is None:
@@ -27,14 +28,14 @@ def _serial(args: argparse.Namespace) -> str:
 def _cmd(args: argparse.Namespace) -> int:
     from emukit.device.console import ConsoleClient
     from emukit.device.driver import Driver
-    from emukit.device.select import adb_port
+    from emukit.settings import adb_server_port
     from emukit.snapshots import (
         CLEAN_SNAPSHOT,
         build_snapshot,
         list_specs,
         load_spec,
-        save_fingerprint,
         save_clean,
+        save_fingerprint,
         verify_snapshot,
     )
 
@@ -63,7 +64,7 @@ def _cmd(args: argparse.Namespace) -> int:
                 table.add_row(name, spec.description, "yes" if name in on_device else "-")
             console.print(table)
             return 0
-        driver = Driver(_serial(args), adb_port())
+        driver = Driver(_serial(args), adb_server_port())
         try:
             if args.action == "save-clean":
                 saved = save_clean(driver, force=args.force)

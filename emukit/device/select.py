@@ -14,11 +14,6 @@ from emukit.errors import ConfigError
 from emukit.settings import adb_server_port
 
 
-def adb_port() -> int:
-    """The adb server's port (:func:`emukit.settings.adb_server_port`)."""
-    return adb_server_port()
-
-
 def pick_serial(server: AdbServer, serial: str | None) -> str | None:
     """``serial`` when it is attached (ConfigError otherwise); without one, the single attached device, None
     when none is attached, ConfigError when several are."""
@@ -44,7 +39,7 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
     ``force_embedded``: that fresh virtual device even when devices are attached (they are left alone)."""
     from emukit.device.ownership import SerialClaim
 
-    server = AdbServer(adb_port())
+    server = AdbServer(adb_server_port())
     server.start()
     proc = None
     claim = None
@@ -81,7 +76,7 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
                 proc.stop()
                 server.release([serial])
                 raise
-    driver = Driver(serial, adb_port())
+    driver = Driver(serial, adb_server_port())
     try:
         yield driver
     finally:

@@ -348,9 +348,9 @@ def _launch_avds(cfg: NightlyConfig):
     from emukit.device.emulator import EmulatorConfig
     from emukit.device.launcher import DeviceLauncher, EmulatorLauncher
     from emukit.device.pool import DevicePool
-    from emukit.device.select import adb_port
+    from emukit.settings import adb_server_port
 
-    server = AdbServer(adb_port())
+    server = AdbServer(adb_server_port())
     server.start()
     launchers: list[DeviceLauncher] = [
         EmulatorLauncher(EmulatorConfig(avd_name=name, console_port=cfg.devices.first_console_port + 2 * i,
