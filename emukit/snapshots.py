@@ -11,10 +11,12 @@ and app caches behind on a real device. See docs/real-devices.md, "Hermetic base
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
 import shlex
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
-from emukit.errors import ConfigError
+from emukit.errors import ConfigError, DeviceError
 from emukit.media import make_mp3
 
 MARKOR_NOTEBOOK = "/storage/emulated/0/Documents/Markor"
@@ -289,7 +291,6 @@ def fingerprint_differences(expected: dict[str, Any], actual: dict[str, Any]) ->
 def verify_snapshot(driver: Driver, name: str, data_dir: Path) -> tuple[bool, dict[str, Any], dict[str, Any]]:
     """Load ``name`` and compare its fingerprint with the one recorded at build time
     (:func:`fingerprint_differences`)."""
-    from emukit.builder.pair import load_base
 
     path = fingerprint_path(data_dir, driver.serial, name)
     if not path.exists():
@@ -298,6 +299,42 @@ def verify_snapshot(driver: Driver, name: str, data_dir: Path) -> tuple[bool, di
     load_base(driver, name)
     actual = {**fingerprint(driver), "spec": spec_digest(load_spec(name))}
     return not fingerprint_differences(expected, actual), expected, actual
+
+
+def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str | None = None) -> None:
+    """Load the base snapshot, wait until the device answers again, then re-root and re-pin the clock to
+    the snapshot's time anchor when the load did not restore them (a real emulator's load can roll the guest
+    clock back and restores adbd's user). ``spec``: the snapshot spec that holds the time anchor, for
+    snapshots saved on top of a base (a task's initial state); default ``snapshot`` itself."""
+    with ConsoleClient.for_serial(driver.serial) as console:
+        console.snapshot_load(snapshot)
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(DeviceError):
+            if driver.shell("echo ok").text.strip() == "ok":
+                break
+        if time.monotonic() > deadline:
+            raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading snapshot {snapshot}")
+        time.sleep(0.05)
+    _repin(driver, spec or snapshot)
+
+
+def _repin(driver: Driver, snapshot: str) -> None:
+    anchor = _anchor(snapshot)
+    state = driver.shell("id; date +%s").text.split()
+    if "uid=0(" in state[0] and state[-1] == str(int(anchor.timestamp())):
+        return
+    prepare_device(driver, anchor)
+
+
+_ANCHORS: dict[str, dt.datetime] = {}
+
+
+def _anchor(snapshot: str) -> dt.datetime:
+    """The time anchor of a snapshot spec (read once per process)."""
+    if snapshot not in _ANCHORS:
+        _ANCHORS[snapshot] = load_spec(snapshot).time_anchor
+    return _ANCHORS[snapshot]
 
 
 def ensure_snapshot(driver: Driver, name: str, data_dir: Path) -> None:

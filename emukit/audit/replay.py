@@ -29,7 +29,6 @@ from typing import Any
 
 from emukit.audit.devicejobs import run_on_devices
 from emukit.builder.outcomes import read_outcome
-from emukit.builder.pair import load_base
 from emukit.builder.steps import StepRunner
 from emukit.device.actions import Action
 from emukit.device.driver import Driver
@@ -37,7 +36,7 @@ from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.evaluate.pairs import PairLoadError, parse_action
 from emukit.jsonl import read_objects
 from emukit.probes import probe
-from emukit.snapshots import CONTENT_KEYS, content_fingerprint, ensure_snapshot, fingerprint_differences
+from emukit.snapshots import CONTENT_KEYS, content_fingerprint, ensure_snapshot, fingerprint_differences, load_base
 
 BRANCHES = ("A", "B")
 

@@ -14,7 +14,6 @@ from typing import Any
 from emukit.apps.registry import resolve_query
 from emukit.device.actions import Action
 from emukit.device.adbwire import DeadlinePassed
-from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError, EmukitError
 from emukit.probes import probe
@@ -26,6 +25,7 @@ from emukit.records import (
     Validation,
     WarpRecord,
 )
+from emukit.snapshots import load_base
 from emukit.templates.sampler import substitute
 from emukit.templates.schema import Template
 from emukit.timewarp import warp
@@ -122,43 +122,6 @@ def branch_roles(template: str, seed: int, slot: int) -> dict[str, str]:
     block = slot // 2
     coin = hashlib.sha256(f"{template}|{seed}|{block}|roles".encode()).digest()[0] & 1
     return dict(SWAPPED if (slot % 2) ^ coin else IDENTITY)
-
-
-def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str | None = None) -> None:
-    """Load the base snapshot, wait until the device answers again, then re-root and re-pin the clock to
-    the snapshot's time anchor when the load did not restore them (a real emulator's load can roll the guest
-    clock back and restores adbd's user). ``spec``: the snapshot spec that holds the time anchor, for
-    snapshots saved on top of a base (a task's initial state); default ``snapshot`` itself."""
-    with ConsoleClient.for_serial(driver.serial) as console:
-        console.snapshot_load(snapshot)
-    deadline = time.monotonic() + timeout
-    while True:
-        with contextlib.suppress(DeviceError):
-            if driver.shell("echo ok").text.strip() == "ok":
-                break
-        if time.monotonic() > deadline:
-            raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading snapshot {snapshot}")
-        time.sleep(0.05)
-    _repin(driver, spec or snapshot)
-
-
-def _repin(driver: Driver, snapshot: str) -> None:
-    from emukit.snapshots import load_spec, prepare_device
-
-    anchor = _anchor(snapshot, load_spec)
-    state = driver.shell("id; date +%s").text.split()
-    if "uid=0(" in state[0] and state[-1] == str(int(anchor.timestamp())):
-        return
-    prepare_device(driver, anchor)
-
-
-_ANCHORS: dict[str, Any] = {}
-
-
-def _anchor(snapshot: str, load_spec: Any) -> Any:
-    if snapshot not in _ANCHORS:
-        _ANCHORS[snapshot] = load_spec(snapshot).time_anchor
-    return _ANCHORS[snapshot]
 
 
 def device_usable(driver: Driver, timeout: float = 5.0) -> bool:

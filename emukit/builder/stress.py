@@ -40,7 +40,6 @@ from emukit.builder.pair import (
     Rejected,
     _HistoryRecorder,
     device_usable,
-    load_base,
 )
 from emukit.builder.run import (
     SNAPSHOT_TIMEOUT_FACTOR,
@@ -59,7 +58,7 @@ from emukit.device.pool import DevicePool
 from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.probes import probe
 from emukit.records import Observation
-from emukit.snapshots import ensure_snapshot
+from emukit.snapshots import ensure_snapshot, load_base
 from emukit.store.artifacts import ArtifactStore
 from emukit.templates.sampler import rng_for, sample_params, substitute
 from emukit.templates.schema import RAW_ACTIONS, Template, _check_step

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from emukit.builder.pair import load_base
 from emukit.builder.steps import StepRunner
 from emukit.device.actions import Action, Element
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver, parse_bounds
 from emukit.errors import ConfigError, DeviceError
+from emukit.snapshots import load_base
 from emukit.tasks.checks import (
     DeviceView,
     Trace,
