@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 
 Family = Literal["persistent", "clipboard", "ordered", "temporal"]
 BranchName = Literal["A", "B"]

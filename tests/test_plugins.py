@@ -55,7 +55,7 @@ def read(folder, *, limit=None):
 CHECK = '''
 import json, sys
 from emukit.builder.pair import request_hashes
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.evaluate.adapters import create_adapter, registered_prefixes
 from emukit.evaluate.trajectories.base import formats, read_trajectories
 from emukit.exporters import FORMATS as EXPORT_FORMATS

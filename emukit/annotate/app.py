@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from emukit.actions import Action, ActionType
 from emukit.atomicio import write_atomic
-from emukit.device.actions import Action, ActionType
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, EmukitError
 from emukit.images import png_size
@@ -66,7 +66,7 @@ class ApiError(EmukitError):
 
 
 class ActionRequest(BaseModel):
-    """The fields of an :class:`~emukit.device.actions.Action` a client may send (no element, no timing)."""
+    """The fields of an :class:`~emukit.actions.Action` a client may send (no element, no timing)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -464,7 +464,7 @@ class AnnotateApp:
         """The nodes of the current hierarchy with bounds (for the element under the cursor)."""
         import xml.etree.ElementTree as ET
 
-        from emukit.device.driver import parse_bounds
+        from emukit.hierarchy import parse_bounds
 
         with self.lock:
             xml, version = self.session.xml, self.version

@@ -1,7 +1,7 @@
 """App profiles (page objects): semantic operations on one app, executed as low-level driver actions.
 
 A profile method such as ``files.copy_to(path, dest, confirm=True)`` drives the UI the way a person would
-and returns the list of :class:`~emukit.device.actions.Action` records it executed (type, coordinates, text,
+and returns the list of :class:`~emukit.actions.Action` records it executed (type, coordinates, text,
 element description). Profiles are chosen by installed package (:mod:`emukit.apps.registry`) and select only
 through the selector table of the installed build (:mod:`emukit.apps.selectors`): ``self.sel("name")`` gives
 the driver fields of one semantic name, ``self.sel("systemui:name")`` one of another app's table (the
@@ -15,8 +15,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar, ParamSpec, TypeVar
 
+from emukit.actions import Action, Element
 from emukit.apps.selectors import SelectorTable, table_for
-from emukit.device.actions import Action, Element
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
 

@@ -35,11 +35,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from emukit.actions import Element
 from emukit.apps.base import AppProfile, operation
 from emukit.apps.selectors import SelectorTable, table
-from emukit.device.actions import Element
-from emukit.device.driver import parse_bounds
 from emukit.errors import ConfigError, DeviceError
+from emukit.hierarchy import parse_bounds
 
 PACKAGE = "code.name.monkey.retromusic"
 DATA = f"/data/data/{PACKAGE}"

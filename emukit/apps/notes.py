@@ -18,8 +18,8 @@ Markor 2.10.9 read at gsantner/markor@ab21754). What the real app does that shap
 
 from __future__ import annotations
 
+from emukit.actions import Element
 from emukit.apps.base import AppProfile, operation
-from emukit.device.actions import Element
 from emukit.errors import DeviceError
 
 PACKAGE = "net.gsantner.markor"

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from emukit.actions import Element
 from emukit.apps.base import AppProfile, operation
 from emukit.apps.launcher import LauncherProfile
-from emukit.device.actions import Element
 from emukit.errors import DeviceError
 
 PACKAGE = "com.android.settings"

@@ -31,14 +31,14 @@ from typing import Any
 
 import yaml
 
+from emukit.actions import Element
 from emukit.apps.registry import package_of
 from emukit.apps.selectors import SelectorTable, table
 from emukit.builder import outcomes as outcome_reading
 from emukit.builder.pair import request_hashes
 from emukit.builder.validate import outcomes_differ, states_differ, validate_branch
-from emukit.device.actions import Element
-from emukit.device.driver import elements_of
 from emukit.errors import ConfigError
+from emukit.hierarchy import elements_of
 from emukit.records import CRITERIA, BranchRecord, Observation, PairRecord
 from emukit.store import ArtifactError, Store
 from emukit.store.convert import HIERARCHY_EXT, SCREENSHOT_EXT

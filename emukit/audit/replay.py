@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emukit.actions import Action
 from emukit.audit.devicejobs import run_on_devices
 from emukit.builder.outcomes import read_outcome
 from emukit.builder.steps import StepRunner
-from emukit.device.actions import Action
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.evaluate.pairs import PairLoadError, parse_action

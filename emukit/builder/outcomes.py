@@ -7,11 +7,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from emukit.actions import Element
 from emukit.apps.music import list_titles
 from emukit.apps.registry import device_table
 from emukit.apps.selectors import SelectorTable
-from emukit.device.actions import Element
-from emukit.device.driver import Driver, elements_of
+from emukit.device.driver import Driver
+from emukit.hierarchy import elements_of
 from emukit.probes import probe
 
 # a countdown as the app or the notification's Chronometer shows it: 4:59, 04:59, 1:04:59; negative with "-"

@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from emukit.actions import Action
 from emukit.apps.registry import resolve_query
-from emukit.device.actions import Action
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError, EmukitError

@@ -12,9 +12,9 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from emukit.actions import Action
 from emukit.apps.base import AppProfile
 from emukit.apps.registry import profile_for, resolve_query
-from emukit.device.actions import Action
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError
 from emukit.media import make_mp3

@@ -12,18 +12,17 @@ import contextlib
 import re
 import shlex
 import time
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
-from emukit.device.actions import Action, Element
+from emukit.actions import Action, Element
 from emukit.device.adbwire import AdbWire, DeadlinePassed, JsonRpcError, ShellResult
 from emukit.errors import DeviceError
+from emukit.hierarchy import elements_of
 
 T = TypeVar("T")
 CARET_WATCH_S = 1.1  # two blink periods of Android's caret (Editor.BLINK = 500 ms) and a capture
 _FOCUS_RE = re.compile(r"mCurrentFocus=Window\{.*\s+(?P<package>[^\s/]+)/(?P<activity>[^\s}]+)\}")
-_BOUNDS_RE = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 SELECTOR_KEYS = {"text", "textContains", "textMatches", "textStartsWith", "className", "classNameMatches",
                  "description", "descriptionContains", "descriptionMatches", "descriptionStartsWith",
                  "resourceId", "resourceIdMatches", "packageName", "packageNameMatches", "checkable",
@@ -36,21 +35,6 @@ def element_from_info(info: dict[str, Any]) -> Element:
     return Element(text=info.get("text") or "", resource_id=info.get("resourceName") or "",
                    content_desc=info.get("contentDescription") or "", cls=info.get("className") or "",
                    bounds=(b.get("left", 0), b.get("top", 0), b.get("right", 0), b.get("bottom", 0)))
-
-
-def parse_bounds(text: str) -> tuple[int, int, int, int]:
-    m = _BOUNDS_RE.fullmatch(text.strip())
-    if not m:
-        raise ValueError(f"bad bounds {text!r}")
-    return tuple(int(v) for v in m.groups())  # type: ignore[return-value]
-
-
-def elements_of(xml: str) -> list[Element]:
-    """Every node of a hierarchy dump as an Element (document order)."""
-    root = ET.fromstring(xml)
-    return [Element(text=n.get("text", ""), resource_id=n.get("resource-id", ""),
-                    content_desc=n.get("content-desc", ""), cls=n.get("class", ""),
-                    bounds=parse_bounds(n.get("bounds", "[0,0][0,0]"))) for n in root.iter("node")]
 
 
 def _last_value(text: str, pattern: str) -> tuple[str, ...] | None:

@@ -33,7 +33,7 @@ Bounds = tuple[int, int, int, int]  # left, top, right, bottom in pixels
 
 def focused_editables(xml: str) -> list[Bounds]:
     """Bounds of the focused editable text fields in a hierarchy dump."""
-    from emukit.device.driver import parse_bounds
+    from emukit.hierarchy import parse_bounds
 
     if 'focused="true"' not in xml:  # most screens: no parse needed
         return []

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.estimator.config import EstimatorConfig
 from emukit.estimator.data import parse_state, serialize

@@ -1,7 +1,7 @@
 """Agents for the online task track (``emukit evaluate --tasks ... --track agent``).
 
 An :class:`Agent` sees the task instruction and the current screen (the real initial screen, then the world
-model's rendered predictions) and answers one :class:`~emukit.device.actions.Action` or a :class:`Terminate`
+model's rendered predictions) and answers one :class:`~emukit.actions.Action` or a :class:`Terminate`
 signal. Two are built in:
 
 * :class:`ScriptedAgent` plays a fixed action list (e.g. the task's reference trajectory), then terminates;
@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from emukit.device.actions import KEY_NAMES, Action
+from emukit.actions import KEY_NAMES, Action
 from emukit.errors import ConfigError
 from emukit.tasks.schema import Task
 from emukit.wm import png_data_url

@@ -37,10 +37,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from emukit.actions import Action
 from emukit.apps.music import PACKAGE as MUSIC
 from emukit.apps.music import list_titles
 from emukit.apps.selectors import table
-from emukit.device.actions import Action
 from emukit.errors import ConfigError
 
 BOUNDS_RE = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")

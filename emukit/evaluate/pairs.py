@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from emukit.device.actions import Action, Element
+from emukit.actions import Action, Element
 from emukit.errors import ConfigError
 from emukit.jsonl import read_objects
 

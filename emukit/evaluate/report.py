@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from emukit.device.actions import KEY_NAMES, Action
+from emukit.actions import KEY_NAMES, Action
 from emukit.evaluate.run import BranchRun, EvalResult, PairRun
 
 FULL_W = 400  # px: the enlarged view (and the boundary, prediction and true-next figures, shown smaller)

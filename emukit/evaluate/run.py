@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
 from emukit.evaluate.estimator import StateEstimator
 from emukit.evaluate.metrics import BranchScore, FidelityScorer, compute_metrics

@@ -32,13 +32,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from emukit.actions import KEY_NAMES, Action, Element
 from emukit.atomicio import write_atomic
-from emukit.device.actions import KEY_NAMES, Action, Element
-from emukit.device.driver import parse_bounds
 from emukit.errors import ConfigError, DeviceError
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
 from emukit.evaluate.agents import Agent, ReferenceAgents, Terminate
 from emukit.evaluate.parsers.normalize import normalize_text
+from emukit.hierarchy import parse_bounds
 from emukit.images import png_size
 from emukit.tasks.checks import ScreenView
 from emukit.tasks.schema import Task

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, computed_field
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.records import CRITERIA, BranchRecord, Observation, PairRecord, Rejection, Step, Validation, WarpRecord
 from emukit.store.errors import StoreError
 from emukit.store.models import BranchRow, PairRow, RejectionRow, StepRow

@@ -22,8 +22,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from emukit.actions import Action
 from emukit.atomicio import create_exclusive
-from emukit.device.actions import Action
 from emukit.errors import ConfigError
 from emukit.tasks.files import budget_for, save_task
 from emukit.tasks.schema import Task

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.device.driver import Driver
 from emukit.probes.ordered import collection_items
 from emukit.tasks.schema import (

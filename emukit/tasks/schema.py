@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from emukit.device.actions import Action, ActionType
+from emukit.actions import Action, ActionType
 from emukit.templates.schema import ParamSpec, Steps
 
 ContextKind = Literal["cross_app", "persist_after_switch", "revisit_entity"]

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emukit.actions import Action, Element
 from emukit.builder.steps import StepRunner
-from emukit.device.actions import Action, Element
 from emukit.device.console import ConsoleClient
-from emukit.device.driver import Driver, parse_bounds
+from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError
+from emukit.hierarchy import parse_bounds
 from emukit.snapshots import load_base
 from emukit.tasks.checks import (
     DeviceView,

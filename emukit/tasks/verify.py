@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.device.driver import Driver
 from emukit.errors import EmukitError
 from emukit.tasks.files import budget_for, solution_steps

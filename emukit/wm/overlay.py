@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 
 Point = tuple[float, float]
 

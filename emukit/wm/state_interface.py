@@ -26,7 +26,7 @@ import posixpath
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.wm.contracts import FAMILIES
 

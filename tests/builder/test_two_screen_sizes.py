@@ -135,7 +135,7 @@ def test_shared_wait_pulls_the_shade_on_any_screen():
 def test_requests_default_to_the_screenshot_size():
     png = io.BytesIO()
     Image.new("RGB", SMALL[:2], (250, 250, 250)).save(png, format="PNG")
-    from emukit.device.actions import Action
+    from emukit.actions import Action
 
     tap = Action(type="tap", x=360, y=640)
     for name in ("code2world", "gworld"):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from emukit.device.driver import Driver, parse_bounds
+from emukit.device.driver import Driver
 from emukit.errors import DeviceError
+from emukit.hierarchy import parse_bounds
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 SETTINGS = "com.android.settings"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.evaluate.adapters import (
     Prediction,

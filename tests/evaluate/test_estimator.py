@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from emukit.device.actions import Action, Element
+from emukit.actions import Action, Element
 from emukit.errors import ConfigError
 from emukit.evaluate.estimator import BaselineEstimator, StateEstimator, load_estimator
 from emukit.evaluate.pairs import load_export

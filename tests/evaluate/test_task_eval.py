@@ -17,8 +17,8 @@ import json
 import pytest
 from PIL import Image
 
+from emukit.actions import Action, Element
 from emukit.cli import main
-from emukit.device.actions import Action, Element
 from emukit.errors import ConfigError
 from emukit.evaluate.adapters import create_adapter
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction

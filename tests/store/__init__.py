@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from emukit.device.actions import Action, Element
+from emukit.actions import Action, Element
 from emukit.records import BranchRecord, Observation, PairRecord, Rejection, Step, Validation, WarpRecord
 
 TEMPLATE = "copy_direct"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from emukit.actions import Action
 from emukit.annotate import AnnotateApp, ApiError, parse_action, start_server
 from emukit.annotate.app import describe, png_size
 from emukit.annotate.server import not_local
-from emukit.device.actions import Action
 from emukit.device.driver import Driver
 from emukit.tasks.annotations import load_annotations
 from emukit.tasks.files import load_task, save_task

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from emukit.actions import Action, Element
 from emukit.annotate.queue import TaskQueue
 from emukit.atomicio import create_exclusive, default_mode, write_atomic
-from emukit.device.actions import Action, Element
 from emukit.errors import ConfigError
 from emukit.tasks.annotations import (
     accept_annotation,

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from emukit.device.actions import Action, Element
+from emukit.actions import Action, Element
 from emukit.errors import ConfigError
 from emukit.tasks.checks import (
     ScreenView,

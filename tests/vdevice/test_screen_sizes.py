@@ -15,8 +15,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 
-from emukit.device.driver import Driver, parse_bounds
+from emukit.device.driver import Driver
 from emukit.device.virtual import PortInUse, VirtualDeviceProcess, free_adb_ports
+from emukit.hierarchy import parse_bounds
 from emukit.vdevice.device import DEFAULT_SCREEN, check_screen, configure_screen, format_screen, parse_screen
 
 SMALL = (720, 1280, 320)

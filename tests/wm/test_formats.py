@@ -9,7 +9,7 @@ import json
 import pytest
 from PIL import Image, ImageDraw
 
-from emukit.device.actions import Action, Element
+from emukit.actions import Action, Element
 from emukit.errors import ConfigError
 from emukit.wm import (
     CONTRACTS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.wm import StateValidationError, render_state, resolve_consequence
 

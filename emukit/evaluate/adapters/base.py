@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.plugins import Registry
 

@@ -39,7 +39,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.evaluate.trajectories.base import (
     KEYCODE_BACK,
     KEYCODE_ENTER,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.plugins import Registry
 

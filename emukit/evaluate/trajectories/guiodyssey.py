@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.evaluate.trajectories.base import (
     KEYCODE_BACK,
     KEYCODE_HOME,

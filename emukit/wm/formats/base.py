@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from PIL import Image
 
-from emukit.device.actions import KEY_NAMES, Action
+from emukit.actions import KEY_NAMES, Action
 from emukit.errors import ConfigError
 from emukit.plugins import Registry
 from emukit.wm.canonical import encode_png, png_data_url

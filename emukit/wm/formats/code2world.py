@@ -23,7 +23,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from emukit.device.actions import Action
+from emukit.actions import Action
 from emukit.wm.formats.base import (
     FormatError,
     ScreenSize,
