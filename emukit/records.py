@@ -11,8 +11,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from emukit.actions import Action
+from emukit.families import Family
 
-Family = Literal["persistent", "clipboard", "ordered", "temporal"]
 BranchName = Literal["A", "B"]
 CRITERIA = ("stable_boundary", "observation_match", "state_differs", "outcome_differs", "validator_pass")
 

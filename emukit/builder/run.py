@@ -37,9 +37,6 @@ from emukit.store import Store
 from emukit.templates.sampler import rng_for, sample_params
 from emukit.templates.schema import Template
 
-FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
-
-
 ALLOCATIONS = ("even", "table6")
 
 

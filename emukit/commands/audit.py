@@ -12,9 +12,8 @@ from emukit.commands.build import default_data_dir
 from emukit.commands.options import add_vdevice_mode
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
+from emukit.families import FAMILY_CHOICES
 from emukit.settings import adb_server_port
-
-FAMILY_CHOICES = ("persistent", "clipboard", "ordered", "temporal", "all")
 
 
 def _status(ok: bool) -> str:

@@ -20,6 +20,7 @@ from emukit import settings
 from emukit.commands.options import add_vdevice_mode
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
+from emukit.families import FAMILY_CHOICES
 
 
 def default_data_dir() -> Path:
@@ -125,7 +126,7 @@ def _summary(console: Console, runner) -> None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build-pairs", help="build verified strict A/B pairs on devices (the main job)")
-    p.add_argument("--family", default="all", choices=("persistent", "clipboard", "ordered", "temporal", "all"))
+    p.add_argument("--family", default="all", choices=FAMILY_CHOICES)
     p.add_argument("--template", action="append", help="only these templates (repeatable)")
     p.add_argument("--templates", type=Path, action="append", default=None, metavar="DIR",
                    help="a causal-template folder of your own, merged with the shipped templates (repeatable; "

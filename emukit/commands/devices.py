@@ -11,6 +11,7 @@ from rich.table import Table
 
 from emukit.commands.output import make_console
 from emukit.errors import EmukitError
+from emukit.families import FAMILIES
 from emukit.settings import adb_server_port
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     probe = sub.add_parser("probe", help="print a device's canonical ground-truth state for one family")
     probe.add_argument("serial")
-    probe.add_argument("--family", required=True, choices=("persistent", "clipboard", "ordered", "temporal"))
+    probe.add_argument("--family", required=True, choices=FAMILIES)
     probe.add_argument("--path", action="append",
                        help="persistent: give twice, source then destination path of the artifact")
     probe.add_argument("--sha256", action="store_true", help="persistent: also hash the files (evidence)")

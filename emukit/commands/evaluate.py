@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from emukit.errors import EmukitError
+from emukit.families import FAMILIES
 
 
 def _slug(text: str) -> str:
@@ -310,7 +311,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--judge-rubrics", default="gui-cc-transition,gui-cc-rollout,gui-score",
                    help="comma-separated rubrics (default: all three)")
     p.add_argument("--judge-concurrency", type=int, default=4, help="judge requests in flight")
-    p.add_argument("--family", action="append", choices=("persistent", "clipboard", "ordered", "temporal"),
+    p.add_argument("--family", action="append", choices=FAMILIES,
                    help="only these families (repeatable)")
     p.add_argument("--limit", type=int, default=None, help="at most this many pairs")
     p.add_argument("--concurrency", type=int, default=4, help="model requests in flight (HTTP adapters)")

@@ -9,6 +9,7 @@ from pathlib import Path
 from emukit.commands.build import default_data_dir
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
+from emukit.families import FAMILY_CHOICES
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -58,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data-dir", type=Path, default=default_data_dir(),
                    help="the build's data dir: artifacts and the default SQLite store (default ./data)")
     p.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
-    p.add_argument("--family", default="all", choices=("persistent", "clipboard", "ordered", "temporal", "all"))
+    p.add_argument("--family", default="all", choices=FAMILY_CHOICES)
     p.add_argument("--seed", type=int, help="only pairs built with this seed (jsonl, parquet)")
     from emukit.exporters import FORMATS
 

@@ -27,8 +27,9 @@ from typing import Any
 
 from emukit.errors import ConfigError
 from emukit.evaluate.judge.rubrics import gui_score
+from emukit.families import FAMILIES
 
-FAMILY_ORDER = ("persistent", "clipboard", "ordered", "temporal")
+FAMILY_ORDER = FAMILIES
 
 
 @dataclass

@@ -37,13 +37,14 @@ from typing import Any
 
 from emukit.actions import KEY_NAMES, Action
 from emukit.evaluate.run import BranchRun, EvalResult, PairRun
+from emukit.families import FAMILIES
 
 FULL_W = 400  # px: the enlarged view (and the boundary, prediction and true-next figures, shown smaller)
 THUMB_W = 120  # px: the history strip thumbnails
 FULL_QUALITY = 55
 THUMB_QUALITY = 60
 CHUNK_PAIRS = 16  # pairs whose screenshots are read and encoded together (bounds memory on long runs)
-FAMILY_ORDER = ("persistent", "clipboard", "ordered", "temporal")
+FAMILY_ORDER = FAMILIES
 VERDICTS = ("correct", "incorrect", "refused")
 
 #: (metrics key, label, one-line definition) of every fraction metric, in table order.

@@ -11,9 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from emukit.families import FAMILIES, Family
 from emukit.yamlmodel import load_yaml_model
 
-FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
 SUITES = ("d-stress", "interference")
 
 
@@ -73,7 +73,7 @@ class Build(_Strict):
 class Suite(_Strict):
     name: Literal["d-stress", "interference"]
     count: int = Field(default=20, ge=1, description="trajectories per family")
-    family: Literal["persistent", "clipboard", "ordered", "temporal", "all"] = "all"
+    family: Family | Literal["all"] = "all"
 
 
 class Stability(_Strict):

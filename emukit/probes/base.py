@@ -6,12 +6,11 @@ files (``stat``/``find``/``cat``), pulled database copies, the emulator's gRPC c
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
-Family = Literal["persistent", "clipboard", "ordered", "temporal"]
-FAMILIES: tuple[Family, ...] = ("persistent", "clipboard", "ordered", "temporal")
+from emukit.families import FAMILIES, Family  # noqa: F401 - re-exported by emukit.probes
 
 
 class ProbeResult(BaseModel):

@@ -21,8 +21,8 @@ from pydantic import (
 )
 
 from emukit.errors import ConfigError
+from emukit.families import Family
 
-Family = Literal["persistent", "clipboard", "ordered", "temporal"]
 Step = dict[str, Any]  # one-key mapping: {"files.copy_to": {...}} / {"tap": {...}} / {"wait": {...}} ...
 
 

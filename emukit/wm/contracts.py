@@ -8,12 +8,8 @@ seed's description of each family's probe action (Table 14 / Table 20).
 
 from __future__ import annotations
 
-from typing import get_args
-
 from emukit.errors import ConfigError
-from emukit.records import Family
-
-FAMILIES: tuple[str, ...] = get_args(Family)
+from emukit.families import FAMILIES
 
 CONTRACTS: dict[str, str] = {
     "persistent": (

@@ -18,7 +18,8 @@ import pytest
 from PIL import Image
 
 from emukit.builder import run as run_mod
-from emukit.builder.run import FAMILIES, BuildOptions, build_pairs
+from emukit.builder.run import BuildOptions, build_pairs
+from emukit.families import FAMILIES
 from emukit.builder.steps import on_screen, screen_fraction
 from emukit.builder.stress import TABLES, validate_table
 from emukit.builder.stress_model import FamilyTable, Move
