@@ -34,6 +34,7 @@ from emukit.builder.steps import StepRunner
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.evaluate.pairs import PairLoadError, parse_action
+from emukit.hashing import artifact_sha
 from emukit.jsonl import read_objects
 from emukit.probes import probe
 from emukit.snapshots import CONTENT_KEYS, content_fingerprint, ensure_snapshot, fingerprint_differences, load_base
@@ -105,10 +106,10 @@ def _sha_of(ref: Any, where: str) -> str:
     """The sha256 an artifact reference names (``artifacts/ab/cd/<sha256>.png``)."""
     if not isinstance(ref, str) or not ref:
         raise PairLoadError(f"{where}: expected an artifact path, got {ref!r}")
-    stem = Path(ref).name.split(".", 1)[0]
-    if len(stem) != 64 or any(c not in "0123456789abcdef" for c in stem):
-        raise PairLoadError(f"{where}: {ref!r} is not a content-addressed artifact path")
-    return stem
+    try:
+        return artifact_sha(ref)
+    except ValueError as exc:
+        raise PairLoadError(f"{where}: {exc}") from None
 
 
 def _obs(data: Any, where: str) -> tuple[str, str]:

@@ -18,17 +18,13 @@ import uuid
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from emukit.hashing import sha256_hex
 from emukit.store.errors import CorruptArtifactError, MissingArtifactError, StoreError
 
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 _EXT_RE = re.compile(r"^[a-z0-9]{1,16}$")
 _OBJECT_RE = re.compile(r"^([0-9a-f]{64})\.([a-z0-9]{1,16})$")
 TMP_SUFFIX = ".tmp"
-
-
-def sha256_hex(data: bytes) -> str:
-    """The lowercase hex SHA-256 of ``data`` (the name an artifact is stored under)."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def _check_sha(sha: str) -> str:

@@ -16,7 +16,6 @@ C.5). These helpers make "the same" well defined:
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import math
 from collections.abc import Mapping
@@ -25,6 +24,7 @@ from typing import Any
 from PIL import Image
 
 from emukit.errors import ConfigError
+from emukit.hashing import sha256_hex
 from emukit.images import encode_png as _encode_png
 
 
@@ -56,11 +56,6 @@ def canonical_json(obj: Any) -> bytes:
     data = _normalize(obj, "$")
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     return text.encode("utf-8")
-
-
-def sha256_hex(data: bytes) -> str:
-    """SHA-256 of ``data`` as lowercase hex."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def request_hash(request: Mapping[str, Any]) -> str:
