@@ -20,12 +20,12 @@ The file is JSON Lines, one prediction per branch::
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
 from emukit.evaluate.adapters.base import Prediction, image_png
+from emukit.jsonl import read_objects
 
 CONDITIONS = ("observation", "raw-history", "oracle-state", "predictive-state")
 REQUIRED = ("pair_id", "branch", "condition", "model")
@@ -44,19 +44,10 @@ class PredictionsFile:
         self.models: set[str] = set()
         self._by_key: dict[tuple[str, str, str], dict[str, Any]] = {}
         try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
+            rows = list(read_objects(self.path, PredictionsFileError))
         except OSError as exc:
             raise PredictionsFileError(f"{self.path}: cannot read ({exc.strerror})") from None
-        for lineno, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            where = f"{self.path}:{lineno}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise PredictionsFileError(f"{where}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise PredictionsFileError(f"{where}: expected a JSON object")
+        for where, row in rows:
             for key in REQUIRED:
                 if not isinstance(row.get(key), str) or not row[key]:
                     raise PredictionsFileError(f"{where}: field {key!r} is required (a string)")
