@@ -37,7 +37,15 @@ from emukit.evaluate.pairs import PairLoadError, parse_action
 from emukit.hashing import artifact_sha
 from emukit.jsonl import read_objects
 from emukit.probes import probe
-from emukit.snapshots import CONTENT_KEYS, content_fingerprint, ensure_snapshot, fingerprint_differences, load_base
+from emukit.snapshots import (
+    CONTENT_KEYS,
+    ensure_snapshot,
+    fingerprint,
+    fingerprint_differences,
+    load_base,
+    load_spec,
+    spec_digest,
+)
 
 BRANCHES = ("A", "B")
 
@@ -205,9 +213,27 @@ def _compare(replay: BranchReplay, observed: list[tuple[str, tuple[str, str], tu
                                "replayed)")
 
 
-def replay_branch(driver: Driver, branch: ExportedBranch, data_dir: Path, *,
-                  semantic_only: bool = False) -> BranchReplay:
-    """Run one exported branch again on ``driver`` (see the module docstring)."""
+def base_differences(driver: Driver, branch: ExportedBranch,
+                     checked: dict[tuple[str, str], list[str]] | None = None) -> list[str]:
+    """The content-fingerprint keys in which the base snapshot just loaded on ``driver`` differs from the one
+    the export records, measured on the device (a snapshot built here, or one the device already had: an
+    AVD keeps its bases). A snapshot load restores the same content every time, so ``checked`` keeps the
+    answer per (device, snapshot)."""
+    key = (driver.serial, branch.base_snapshot)
+    if checked is not None and key in checked:
+        return checked[key]
+    actual = {**fingerprint(driver), "spec": spec_digest(load_spec(branch.base_snapshot))}
+    expected = {k: branch.base_fingerprint.get(k) for k in CONTENT_KEYS}
+    found = fingerprint_differences(expected, {k: actual.get(k) for k in CONTENT_KEYS})
+    if checked is not None:
+        checked[key] = found
+    return found
+
+
+def replay_branch(driver: Driver, branch: ExportedBranch, data_dir: Path, *, semantic_only: bool = False,
+                  checked: dict[tuple[str, str], list[str]] | None = None) -> BranchReplay:
+    """Run one exported branch again on ``driver`` (see the module docstring); ``checked``: base snapshots
+    already compared (:func:`base_differences`)."""
     from emukit.tasks.session import perform
 
     replay = BranchReplay(branch, driver.serial)
@@ -215,12 +241,10 @@ def replay_branch(driver: Driver, branch: ExportedBranch, data_dir: Path, *,
     observed: list[tuple[str, tuple[str, str], tuple[str, str]]] = []
     try:
         ensure_snapshot(driver, branch.base_snapshot, data_dir)
-        built = content_fingerprint(data_dir, driver.serial, branch.base_snapshot)
-        if branch.base_fingerprint:
-            expected = {k: branch.base_fingerprint.get(k) for k in CONTENT_KEYS}
-            for problem in fingerprint_differences(expected, built):
-                replay.problems.append(f"base snapshot {branch.base_snapshot}: {problem}")
         load_base(driver, branch.base_snapshot)
+        if branch.base_fingerprint:
+            for problem in base_differences(driver, branch, checked):
+                replay.problems.append(f"base snapshot {branch.base_snapshot}: {problem}")
         runner = StepRunner(driver, f"{branch.key} hidden_setup")
         runner.run(branch.hidden_setup, setup=True)
         runner.where = f"{branch.key} history"
@@ -259,8 +283,10 @@ def audit_replay(export: Path, *, data_dir: Path, pairs: list[str] | None = None
     virtual devices, and report each branch."""
     branches = load_branches(Path(export), pairs=pairs, family=family, limit=limit, per_template=per_template)
 
+    checked: dict[tuple[str, str], list[str]] = {}  # (serial, snapshot) -> differences; one device per thread
+
     def work(driver: Driver, branch: ExportedBranch) -> BranchReplay:
-        return replay_branch(driver, branch, Path(data_dir), semantic_only=semantic_only)
+        return replay_branch(driver, branch, Path(data_dir), semantic_only=semantic_only, checked=checked)
 
     run = run_on_devices(branches, work, data_dir=Path(data_dir), devices=devices, serials=serials,
                          adb_port=adb_port, vdevice_mode=vdevice_mode, failed=lambda r: bool(r.problems),
