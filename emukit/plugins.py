@@ -84,10 +84,6 @@ class Registry(Generic[T]):
         except KeyError:
             raise ConfigError(f"unknown {self.kind} {name!r}; known: {', '.join(sorted(self._entries))}") from None
 
-    def items(self) -> Iterator[tuple[str, T]]:
-        self.load()
-        yield from sorted(self._entries.items())
-
     # read-only mapping: ``name in R``, ``R[name]``, ``sorted(R)``, ``len(R)``
     def __contains__(self, name: object) -> bool:
         self.load()

@@ -159,22 +159,8 @@ def save_clean(driver: Driver, *, force: bool = False) -> bool:
 def load_clean(driver: Driver, timeout: float = 60.0) -> None:
     """Load the clean snapshot (saving it first on a device that has none: :func:`save_clean`) and wait
     until the device answers again."""
-    import contextlib
-    import time
-
-    from emukit.errors import DeviceError
-
     save_clean(driver)
-    with ConsoleClient.for_serial(driver.serial) as console:
-        console.snapshot_load(CLEAN_SNAPSHOT)
-    deadline = time.monotonic() + timeout
-    while True:
-        with contextlib.suppress(DeviceError):
-            if driver.shell("echo ok").text.strip() == "ok":
-                return
-        if time.monotonic() > deadline:
-            raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading {CLEAN_SNAPSHOT}")
-        time.sleep(0.05)
+    _load_and_wait(driver, CLEAN_SNAPSHOT, timeout)
 
 
 def spec_digest(spec: SnapshotSpec) -> str:
@@ -306,17 +292,22 @@ def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str
     the snapshot's time anchor when the load did not restore them (a real emulator's load can roll the guest
     clock back and restores adbd's user). ``spec``: the snapshot spec that holds the time anchor, for
     snapshots saved on top of a base (a task's initial state); default ``snapshot`` itself."""
+    _load_and_wait(driver, snapshot, timeout)
+    _repin(driver, spec or snapshot)
+
+
+def _load_and_wait(driver: Driver, snapshot: str, timeout: float) -> None:
+    """Load ``snapshot`` through the console and poll until the device answers a shell command again."""
     with ConsoleClient.for_serial(driver.serial) as console:
         console.snapshot_load(snapshot)
     deadline = time.monotonic() + timeout
     while True:
         with contextlib.suppress(DeviceError):
             if driver.shell("echo ok").text.strip() == "ok":
-                break
+                return
         if time.monotonic() > deadline:
             raise DeviceError(f"{driver.serial}: not usable {timeout:.0f} s after loading snapshot {snapshot}")
         time.sleep(0.05)
-    _repin(driver, spec or snapshot)
 
 
 def _repin(driver: Driver, snapshot: str) -> None:

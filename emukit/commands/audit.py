@@ -297,6 +297,16 @@ def _cmd_diversity(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def device_args(q: argparse.ArgumentParser, unit: str) -> None:
+    """The device options of the audits that run on devices: ``--devices N`` fresh embedded virtual devices
+    or ``--device SERIAL`` attached ones, ``--quiet`` (no line per ``unit``), ``--vdevice-mode``."""
+    group = q.add_mutually_exclusive_group()
+    group.add_argument("--devices", type=int, help="start N fresh embedded virtual devices (default 1)")
+    group.add_argument("--device", action="append", help="use this attached device instead (repeatable)")
+    q.add_argument("--quiet", action="store_true", help=f"no per-{unit} progress lines")
+    add_vdevice_mode(q)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("audit", help="audit the stored benchmark: release, stability, replay, split, "
                                          "shortcuts, diversity")
@@ -321,11 +331,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     store_args(stab)
     stab.add_argument("--per-template", type=int, default=1, help="pairs per template (default 1)")
     stab.add_argument("--repeats", type=int, default=3, help="replays per branch (default 3)")
-    group = stab.add_mutually_exclusive_group()
-    group.add_argument("--devices", type=int, help="start N embedded virtual devices (default 1)")
-    group.add_argument("--device", action="append", help="use this attached device instead (repeatable)")
-    stab.add_argument("--quiet", action="store_true", help="no per-replay progress lines")
-    add_vdevice_mode(stab)
+    device_args(stab, "replay")
     stab.set_defaults(func=_cmd_stability)
 
     rep = asub.add_parser("replay", help="run exported branches again from the export alone (base snapshot from "
@@ -339,11 +345,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="compare state and outcome only (a device whose clock runs: hardware-like, real AVD)")
     rep.add_argument("--data-dir", type=Path, default=default_data_dir(),
                      help="where the devices' base-snapshot fingerprints go (default ./data)")
-    group = rep.add_mutually_exclusive_group()
-    group.add_argument("--devices", type=int, help="start N fresh embedded virtual devices (default 1)")
-    group.add_argument("--device", action="append", help="use this attached device instead (repeatable)")
-    rep.add_argument("--quiet", action="store_true", help="no per-branch progress lines")
-    add_vdevice_mode(rep)
+    device_args(rep, "branch")
     rep.set_defaults(func=_cmd_replay)
 
     split = asub.add_parser("split", help="train/eval disjointness on the five criteria of seed C.2")
