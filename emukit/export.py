@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from emukit.families import selected
 from emukit.records import BranchRecord, Observation, PairRecord
 from emukit.store import Store
 
@@ -141,7 +142,7 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
     out.mkdir(parents=True, exist_ok=True)
     copier = ArtifactCopier(store, out)
     backfill = _Backfill()
-    rows = [pair_json(backfill(p), copier) for p in store.pairs(None if family in (None, "all") else family)
+    rows = [pair_json(backfill(p), copier) for p in store.pairs(selected(family))
             if seed is None or p.seed == seed]
     rows.sort(key=lambda r: r["pair_id"])
     files = []
@@ -263,7 +264,7 @@ def export_state_training(store: Store, out: Path, *, eval_seed: int, val_fracti
                           family: str | None = None) -> dict[str, Any]:
     """Training pool = branches of pairs built with other seeds, minus anything that collides with the
     evaluation pairs (``eval_seed``) on any of the five criteria; split train/val by trajectory."""
-    fam = None if family in (None, "all") else family
+    fam = selected(family)
     everything = list(store.pairs(fam))
     eval_keys = split_keys(state_examples(p for p in everything if p.seed == eval_seed))
     copier = ArtifactCopier(store, out)

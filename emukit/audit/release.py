@@ -38,6 +38,7 @@ from emukit.builder import outcomes as outcome_reading
 from emukit.builder.pair import request_hashes
 from emukit.builder.validate import outcomes_differ, states_differ, validate_branch
 from emukit.errors import ConfigError
+from emukit.families import FAMILIES, selected, unit
 from emukit.hierarchy import elements_of
 from emukit.records import CRITERIA, BranchRecord, Observation, PairRecord
 from emukit.store import ArtifactError, Store
@@ -46,19 +47,12 @@ from emukit.templates.loader import load_template
 from emukit.templates.sampler import substitute
 from emukit.templates.schema import Template
 
-# Seed 002 Table 6: the 25 causal templates of the release, per family.
-DECLARED_TEMPLATES: dict[str, tuple[str, ...]] = {
-    "persistent": ("copy_direct", "move_direct", "delete_direct", "copy_interference", "move_interference",
-                   "delete_interference", "copy_delete_source", "copy_delete_destination",
-                   "move_delete_destination"),
-    "clipboard": ("original_strict", "copy_cancel_control", "same_page_partial_selection",
-                  "copy_then_mutate_source", "paste_non_consuming"),
-    "ordered": ("playing_queue", "queue_mixed_insertion", "identical_prefix_hidden_suffix", "reset_boundary",
-                "multi_playlist_interleaved"),
-    "temporal": ("start_time_shift", "duration_shift", "run_pause_contrast", "pause_reset_contrast",
-                 "pause_resume_control", "pause_delete_restart"),
-}
-FAMILIES = tuple(DECLARED_TEMPLATES)
+
+def declared_templates() -> dict[str, tuple[str, ...]]:
+    """Seed 002 Table 6: the 25 causal templates of the release, per family (each unit's ``table6_templates``)."""
+    return {f: unit(f).table6_templates for f in FAMILIES}
+
+
 CHECKS = ("artifacts", "stable_boundary", "observation_match", "request_hashes", "outcome", "validator",
           "state_differs", "outcome_differs", "recorded", "template")
 
@@ -74,7 +68,7 @@ def pinned_table(app: str) -> SelectorTable:
     return table(package_of(app))
 
 
-def outcome_from_xml(spec: dict[str, Any], xml: str, stored_outcome: dict[str, Any] | None = None,
+def outcome_from_xml(family: str, spec: dict[str, Any], xml: str, stored_outcome: dict[str, Any] | None = None,
                      stored_evidence: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """(outcome, evidence) of the shared action, read from the next-observation hierarchy alone.
 
@@ -83,11 +77,7 @@ def outcome_from_xml(spec: dict[str, Any], xml: str, stored_outcome: dict[str, A
     type and the database order after the action) are taken from the stored outcome/evidence, so what the
     surface shows is still re-read from the XML.
     """
-    outcome, evidence = outcome_reading.surface_outcome(spec, xml, pinned_table)
-    if spec["kind"] == "list":
-        return ({"collection_type": (stored_outcome or {}).get("collection_type"), **outcome},
-                {"database_order": (stored_evidence or {}).get("database_order")})
-    return outcome, evidence
+    return outcome_reading.stored_outcome(family, spec, xml, pinned_table, stored_outcome, stored_evidence)
 
 
 # ------------------------------------------------------------------------------------------ templates
@@ -264,7 +254,7 @@ def check_pair(store: Store, pair: PairRecord, template: Template | None,
             result.add("outcome", f"branch {name}: next-observation hierarchy cannot be read")
             continue
         try:
-            outcome, evidence = outcome_from_xml(spec, xml.decode(), br.outcome, br.outcome_evidence)
+            outcome, evidence = outcome_from_xml(pair.family, spec, xml.decode(), br.outcome, br.outcome_evidence)
         except (ET.ParseError, ValueError) as exc:
             result.add("outcome", f"branch {name}: cannot read the outcome from the hierarchy: {exc}")
             continue
@@ -331,21 +321,20 @@ def audit_release(store: Store, *, templates_folder: Path | list[Path] | None = 
                   on_pair: Callable[[PairCheck], None] | None = None) -> ReleaseReport:
     """Run the release audit over the stored pairs (optionally one family and/or some templates: then only
     those declared templates must be present)."""
-    fam = None if family in (None, "all") else family
-    if fam is not None and fam not in DECLARED_TEMPLATES:
-        raise ConfigError(f"unknown family {fam!r}; expected one of {', '.join(FAMILIES)}")
+    fam = selected(family)
+    declared_by = declared_templates()
     resolver = TemplateResolver(store, templates_folder)
     in_folder = resolver.paths()
     summary = store.summary()
     wanted_families = (fam,) if fam else FAMILIES
     coverage: list[TemplateCoverage] = []
     for f in wanted_families:
-        for name in DECLARED_TEMPLATES[f]:
+        for name in declared_by[f]:
             if templates and name not in templates:
                 continue
             coverage.append(TemplateCoverage(name, f, True, name in in_folder,
                                              summary[name].accepted if name in summary else 0))
-    declared = {n for names in DECLARED_TEMPLATES.values() for n in names}
+    declared = {n for names in declared_by.values() for n in names}
     for name, s in summary.items():  # stored templates the release does not declare: listed, not required
         if name not in declared and s.accepted and (fam is None or s.family == fam) \
                 and (not templates or name in templates):
@@ -353,7 +342,7 @@ def audit_release(store: Store, *, templates_folder: Path | list[Path] | None = 
     if templates:
         unknown = set(templates) - {c.template for c in coverage}
         for name in sorted(unknown):
-            family_of = next((f for f, names in DECLARED_TEMPLATES.items() if name in names), "?")
+            family_of = next((f for f, names in declared_by.items() if name in names), "?")
             coverage.append(TemplateCoverage(name, family_of, True, name in in_folder, 0))
     checks: list[PairCheck] = []
     verified: dict[tuple[str, str], str | None] = {}

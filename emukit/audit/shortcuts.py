@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
+from emukit.families import unit
 
 GUESSERS = ("history_length", "length_in_pair", "last_action", "branch_name")
 INFORMATIONAL = ("neutral_moves",)  # scored and reported, never failing (see the module docstring)
@@ -155,13 +156,14 @@ def guess_accuracy(views: list[BranchView], feature: Callable[[BranchView], str]
 
 @dataclass
 class ShortcutReport:
-    """Accuracies per family and per template, role balance, temporal outcome spread."""
+    """Accuracies per family and per template, role balance, and the outcome spread of the families whose
+    unit names an ``outcome_mix_key`` (temporal: fired / running / none)."""
 
     by_family: dict[str, dict[str, Score]] = field(default_factory=dict)
     by_template: dict[tuple[str, str], dict[str, Score]] = field(default_factory=dict)
     pairs: Counter = field(default_factory=Counter)  # family -> pairs
     swapped: Counter = field(default_factory=Counter)  # family -> pairs whose recorded A ran the template's B
-    temporal_status: Counter = field(default_factory=Counter)  # over temporal branches
+    outcome_mix: dict[str, Counter] = field(default_factory=dict)  # family -> outcome value -> branches
     max_accuracy: float = MAX_ACCURACY
 
     def family_ok(self, family: str) -> bool:
@@ -181,7 +183,7 @@ class ShortcutReport:
                          for f, scores in sorted(self.by_family.items())},
             "templates": {f"{f}/{t}": {g: s.accuracy for g, s in scores.items()}
                           for (f, t), scores in sorted(self.by_template.items())},
-            "temporal_status": dict(sorted(self.temporal_status.items())),
+            "outcome_mix": {f: dict(sorted(c.items())) for f, c in sorted(self.outcome_mix.items())},
         }
 
 
@@ -196,8 +198,9 @@ def audit_shortcuts(views: list[BranchView], *, max_accuracy: float = MAX_ACCURA
         if v.name == "A":
             report.pairs[v.family] += 1
             report.swapped[v.family] += v.role != "A"
-        if v.family == "temporal":
-            report.temporal_status[str(v.outcome.get("status"))] += 1
+        mix_key = unit(v.family).outcome_mix_key
+        if mix_key is not None:
+            report.outcome_mix.setdefault(v.family, Counter())[str(v.outcome.get(mix_key))] += 1
     for key, group in sorted(by_template.items()):
         scores = {g: guess_accuracy(group, FEATURES[g]) for g in GUESSERS + INFORMATIONAL}
         report.by_template[key] = scores

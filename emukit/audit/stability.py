@@ -22,6 +22,7 @@ from emukit.builder.pair import Artifacts, PairContext, Rejected, run_branch
 from emukit.builder.validate import validate_branch
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError, EmukitError
+from emukit.families import selected
 from emukit.records import PairRecord
 from emukit.snapshots import ensure_snapshot
 from emukit.store import Store
@@ -34,7 +35,7 @@ def select_pairs(store: Store, *, per_template: int = 1, family: str | None = No
     """``per_template`` stored pairs of every template, chosen by the SHA-256 of (template, pair_id): the same
     store always gives the same pairs, independent of build order or slot numbers."""
     by_template: dict[str, list[PairRecord]] = defaultdict(list)
-    for pair in store.pairs(None if family in (None, "all") else family):
+    for pair in store.pairs(selected(family)):
         if templates and pair.template not in templates:
             continue
         by_template[pair.template].append(pair)

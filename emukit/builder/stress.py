@@ -3,8 +3,8 @@
 ``d-stress`` (F.3): a template's state-setting steps (branch A), then exactly ``d`` in {4, 8, 16, 32}
 state-preserving model-visible actions, then the template's convergence steps (the final neutral context).
 ``interference`` (F.4): the same construction at a fixed depth (``d = 8``) whose actions come, by level
-(``low`` / ``medium`` / ``high``), increasingly close to the tracked state without changing it (per family:
-this module's Persistent Artifact table, :mod:`emukit.builder.stress_apps`, :mod:`emukit.builder.stress_temporal`).
+(``low`` / ``medium`` / ``high``), increasingly close to the tracked state without changing it (per family: its
+module of :mod:`emukit.builder.stress_tables`).
 
 Every trajectory is checked on the device: the canonical state probed at the boundary must equal the state
 probed right after the setting steps (and the template's expected A state), the inserted segment must hold
@@ -12,10 +12,11 @@ exactly ``d`` recorded actions, and the boundary must be stable. What passes is 
 folder ``DATA_DIR/suites/<suite>/<family>.jsonl`` with content-addressed ``artifacts/`` beside it (paths in
 the rows are relative to the suite folder).
 
-The state-preserving actions come from a small declarative table per family (:data:`TABLES`, built from
-:mod:`emukit.builder.stress_model`), validated by :func:`validate_table`: each move is a list of raw
-model-visible steps (one action each), the selectors that must be on screen for it to apply, and optionally a
-pool of distractor names it picks one of.
+The state-preserving actions come from a small declarative table per family (registered in
+:data:`~emukit.builder.stress_tables.STRESS_TABLES`, built from :mod:`emukit.builder.stress_model`), each
+validated by :func:`validate_table` when this module is imported: each move is a list of raw model-visible
+steps (one action each), the selectors that must be on screen for it to apply, and optionally a pool of
+distractor names it picks one of.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import posixpath
 import random
 import re
 import threading
@@ -48,9 +48,8 @@ from emukit.builder.run import (
     make_pool,
 )
 from emukit.builder.steps import X_KEYS, Y_KEYS, StepRunner, screen_fraction
-from emukit.builder.stress_apps import CLIPBOARD_TABLE, ORDERED_TABLE
-from emukit.builder.stress_model import BACK, SYSTEM_NEUTRAL, FamilyTable, Move
-from emukit.builder.stress_temporal import TEMPORAL_TABLE
+from emukit.builder.stress_model import FamilyTable, Move
+from emukit.builder.stress_tables import STRESS_TABLES
 from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import SELECTOR_KEYS, Driver
@@ -72,48 +71,7 @@ SUITES_DIRNAME = "suites"
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 
-# ------------------------------------------------------------------------------------------ the tables
-def _files(name: str, **extra: Any) -> dict[str, Any]:
-    """A selector from the Files table of the device's build (DocumentsUI), plus ``extra`` fields."""
-    return {"sel": f"files:{name}", **extra}
-
-
-def _files_moves(pool: str, *, confirmed_delete: bool) -> tuple[Move, ...]:
-    """Operations on a distractor file row of the Files app that leave the tracked artifact alone: selection
-    mode is left with its close button (content-desc Cancel), dialogs with their Cancel button."""
-    row = _files("row_title", text="{name}")
-    close = {"tap": _files("action_mode_close")}
-    overflow = {"tap": _files("more_options")}
-    moves = [
-        Move(f"select_deselect_{pool}", ({"long_press": row}, close), (row,), pool),
-        Move(f"cancelled_delete_{pool}", ({"long_press": row}, {"tap": _files("action_delete")},
-                                           {"tap": _files("delete_cancel")}, close), (row,), pool),
-        Move(f"cancelled_copy_{pool}", ({"long_press": row}, overflow, {"tap": _files("menu_copy_to")},
-                                         {"tap": _files("pick_cancel")}), (row,), pool),
-        Move(f"cancelled_move_{pool}", ({"long_press": row}, overflow, {"tap": _files("menu_move_to")},
-                                         {"tap": _files("pick_cancel")}), (row,), pool),
-    ]
-    if confirmed_delete:
-        moves.append(Move(f"delete_{pool}", ({"long_press": row}, {"tap": _files("action_delete")},
-                                             {"tap": _files("delete_confirm")}), (row,), pool))
-    return tuple(moves)
-
-
-# vertical swipes across the lower middle of the screen (the file list), as percentages of the screen
-_FILES_SCROLL_DOWN = {"swipe": {"x1": "50%", "y1": "79.17%", "x2": "50%", "y2": "54.17%", "duration_ms": 300}}
-_FILES_SCROLL_UP = {"swipe": {"x1": "50%", "y1": "54.17%", "x2": "50%", "y2": "79.17%", "duration_ms": 300}}
-
-_FILES_NEUTRAL = (
-    Move("scroll_down", (_FILES_SCROLL_DOWN,)),
-    Move("scroll_up", (_FILES_SCROLL_UP,)),
-    Move("overflow_menu", ({"tap": _files("more_options")}, BACK), (_files("more_options"),)),
-    Move("search_open_close", ({"tap": _files("search")}, {"tap": _files("search_collapse")}),
-         (_files("search"),)),
-    Move("roots_drawer", ({"tap": _files("show_roots")}, BACK), (_files("show_roots"),)),
-    *SYSTEM_NEUTRAL,
-)
-
-
+# ------------------------------------------------------------------------------------------ the tables' checks
 def validate_table(table: FamilyTable) -> None:
     """Raise ConfigError unless every move is raw model-visible steps with known selectors and placeholders,
     moves have unique names, and every level is defined."""
@@ -182,97 +140,6 @@ def _check_coords(where: str, move: str, args: dict[str, Any]) -> None:
                               "as a percentage of the screen (\"50%\") so the move fits every screen size")
 
 
-# ------------------------------------------------------------------------------------------ distractors
-_UNRELATED_WORDS = ("recipe", "poster", "slides", "diary", "budget", "flyer", "notes", "checklist")
-_UNRELATED_EXTS = ("txt", "pdf", "jpg", "docx", "xlsx", "png")
-
-
-def _strings(obj: Any) -> set[str]:
-    if isinstance(obj, str):
-        return {obj}
-    if isinstance(obj, dict):
-        return set().union(*(_strings(v) for v in obj.values())) if obj else set()
-    if isinstance(obj, list):
-        return set().union(*(_strings(v) for v in obj)) if obj else set()
-    return {str(obj)}
-
-
-def persistent_distractors(state_params: dict[str, Any], params: dict[str, Any], branch_steps: list[dict[str, Any]],
-                           rng: random.Random) -> tuple[dict[str, list[str]], list[dict[str, Any]]]:
-    """Distractor files for a Persistent Artifact trajectory: ``unrelated`` (other stems and extensions) and
-    ``near`` (the target's stem with a near number, same extension). Returns (pools, setup steps): each name
-    is created in each folder the trajectory touches (source and destination folders, the folders of every
-    path and destination of the setting steps), so one is on screen wherever the setting steps end."""
-    source = str(state_params["source"])
-    target = posixpath.basename(source)
-    taken = {posixpath.basename(s) for s in _strings(params) | _strings(state_params) | _strings(branch_steps)}
-    folders: list[str] = []
-
-    def folder(path: str) -> None:
-        if path.startswith("/storage/emulated/0") and path not in folders:
-            folders.append(path.rstrip("/"))
-
-    folder(posixpath.dirname(source))
-    if state_params.get("destination"):
-        folder(posixpath.dirname(str(state_params["destination"])))
-    for step in branch_steps:
-        (_, args), = step.items()
-        if isinstance(args, dict):
-            if isinstance(args.get("path"), str):
-                folder(posixpath.dirname(args["path"]))
-            if isinstance(args.get("dest"), str):
-                folder(args["dest"])
-    stem, dot, ext = target.rpartition(".")
-    if not dot:
-        stem, ext = target, "txt"
-    m = re.fullmatch(r"(.*?)(\d+)", stem)
-    near: list[str] = []
-    if m:
-        base, digits = m.group(1), m.group(2)
-        n = int(digits)
-        candidates = [digits[::-1], str(n + 1), str(max(n - 1, 0)), str(n + 11)]
-        near = [f"{base}{c}.{ext}" for c in candidates]
-    near += [f"{stem}_old.{ext}", f"{stem}-2.{ext}"]
-    near = [x for x in dict.fromkeys(near) if x not in taken and x != target][:2]
-    unrelated: list[str] = []
-    while len(unrelated) < 2:
-        word, number = rng.choice(_UNRELATED_WORDS), rng.randint(10, 99)  # drawn in this order (seeded)
-        name = f"{word}_{number}.{rng.choice([e for e in _UNRELATED_EXTS if e != ext])}"
-        if name not in taken and name not in unrelated:
-            unrelated.append(name)
-    pools = {"near": near, "unrelated": unrelated}
-    return pools, distractor_setup(pools, folders)
-
-
-def distractor_setup(pools: dict[str, list[str]], folders: list[str]) -> list[dict[str, Any]]:
-    """Setup steps (adb side, never shown to a model) creating every distractor in every existing folder."""
-    steps = []
-    for folder in folders:
-        for names in pools.values():
-            for name in names:
-                path = f"{folder}/{name}"
-                steps.append({"shell": f"[ -d '{folder}' ] && echo distractor > '{path}' && "
-                                       f"touch -t 202601150900.00 '{path}' || true"})
-    return steps
-
-
-TABLES: dict[str, FamilyTable] = {
-    "persistent": FamilyTable(
-        family="persistent",
-        neutral=_FILES_NEUTRAL,
-        levels={
-            "low": _FILES_NEUTRAL,  # unrelated navigation
-            "medium": _files_moves("unrelated", confirmed_delete=False),  # cancelled ops on unrelated files
-            "high": _files_moves("near", confirmed_delete=True),  # near-name, same-extension distractors
-        },
-        distractors=persistent_distractors,
-    ),
-    "clipboard": CLIPBOARD_TABLE,
-    "ordered": ORDERED_TABLE,
-    "temporal": TEMPORAL_TABLE,
-}
-
-
 # ------------------------------------------------------------------------------------------ one trajectory
 @dataclass
 class WorkItem:
@@ -325,7 +192,7 @@ def run_trajectory(driver: Driver, suite: str, item: WorkItem, seed: int, attemp
                    data_dir: Path) -> Trajectory:
     """Execute one suite trajectory on ``driver``; raise :class:`Rejected` if it cannot be accepted."""
     t = item.template
-    table = TABLES.get(t.family)
+    table = table_of(t.family)
     if table is None:
         raise ConfigError(f"no stress table for family {t.family!r}")
     rng = rng_for(f"{suite}:{t.name}", seed, item.index, attempt)
@@ -414,7 +281,7 @@ def plan(suite: str, templates: list[Template], count_per_family: int, *, depths
         by_family.setdefault(t.family, []).append(t)
     items: list[WorkItem] = []
     for family, group in sorted(by_family.items()):
-        table = TABLES.get(family)
+        table = table_of(family)
         if table is None:  # no move table: nothing can be built for this family
             continue
         fam_levels = tuple(lv for lv in levels if lv in table.levels)
@@ -488,12 +355,12 @@ class SuiteRunner:
         self.root = suite_dir(options.data_dir, options.suite)
         self.artifacts = ArtifactStore(self.root / "artifacts")
         self.lock = threading.Lock()
-        self.unsupported = sorted({t.family for t in options.templates if t.family not in TABLES})
-        supported = [t for t in options.templates if t.family in TABLES]
+        self.unsupported = sorted({t.family for t in options.templates if t.family not in STRESS_TABLES})
+        supported = [t for t in options.templates if t.family in STRESS_TABLES]
         # (family, level) pairs asked for whose interfering moves are not defined: reported, not built
         self.unsupported_levels = sorted(
             (f, lv) for f in {t.family for t in supported} for lv in options.levels
-            if options.suite == "interference" and lv not in TABLES[f].levels)
+            if options.suite == "interference" and lv not in STRESS_TABLES[f].levels)
         self.items = plan(options.suite, supported, options.count_per_family, depths=options.depths,
                           levels=options.levels, interference_depth=options.interference_depth)
         self.done: set[str] = set()
@@ -647,5 +514,13 @@ def fill_step(table: FamilyTable) -> int:
     return math.gcd(*[m.length for m in table.neutral if not m.requires and not m.pool])
 
 
-for _table in TABLES.values():  # the table is code: a broken entry fails at import, not mid-build
-    validate_table(_table)
+def table_of(family: str) -> FamilyTable | None:
+    """The family's registered move table; None when no module registers one (the family is reported, not
+    built)."""
+    if family not in STRESS_TABLES:
+        return None
+    return STRESS_TABLES[family]
+
+
+for _family in STRESS_TABLES:  # the tables are code: a broken entry fails at import, not mid-build
+    validate_table(STRESS_TABLES[_family])

@@ -1,8 +1,7 @@
 """The vocabulary of the stress suites' move tables (seed 002 Appendix F.3/F.4): a :class:`Move` is a unit of
 model-visible actions that leaves a family's tracked state alone; a :class:`FamilyTable` holds a family's
-neutral moves and its interfering moves per level. The tables themselves live in :mod:`emukit.builder.stress`
-(Persistent Artifact), :mod:`emukit.builder.stress_apps` (Clipboard, Ordered Collection) and
-:mod:`emukit.builder.stress_temporal` (Temporal Deadline)."""
+neutral moves and its interfering moves per level. The tables themselves live in
+:mod:`emukit.builder.stress_tables`, one module per family."""
 
 from __future__ import annotations
 

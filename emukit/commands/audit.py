@@ -12,7 +12,7 @@ from emukit.commands.build import default_data_dir
 from emukit.commands.options import add_vdevice_mode
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
-from emukit.families import FAMILY_CHOICES
+from emukit.families import FAMILY_CHOICES, selected
 from emukit.settings import adb_server_port
 
 
@@ -217,8 +217,8 @@ def _cmd_shortcuts(args: argparse.Namespace) -> int:
             views = views_from_export(args.pairs)
         else:
             with Store(args.db, data_dir=args.data_dir) as store:
-                views = views_from_records(store.pairs(None if args.family == "all" else args.family))
-        if args.family != "all":
+                views = views_from_records(store.pairs(selected(args.family)))
+        if selected(args.family) is not None:
             views = [v for v in views if v.family == args.family]
         report = audit_shortcuts(views, max_accuracy=args.max_accuracy / 100)
     except EmukitError as exc:
@@ -243,11 +243,10 @@ def _cmd_shortcuts(args: argparse.Namespace) -> int:
         console.print(table)
     console.print("(info): reported, never failing: neutral moves are history content (docs/audits.md)",
                   highlight=False)
-    if report.temporal_status:
-        total = sum(report.temporal_status.values())
-        console.print("temporal outcomes over branches: " + ", ".join(
-            f"{k} {v} ({100 * v / total:.0f}%)" for k, v in sorted(report.temporal_status.items())),
-            highlight=False)
+    for family, mix in sorted(report.outcome_mix.items()):
+        total = sum(mix.values())
+        console.print(f"{family} outcomes over branches: " + ", ".join(
+            f"{k} {v} ({100 * v / total:.0f}%)" for k, v in sorted(mix.items())), highlight=False)
     if args.json:
         args.json.write_text(json.dumps(report.to_json(), indent=1, sort_keys=True))
         console.print(f"report: {args.json}", highlight=False)
@@ -267,7 +266,7 @@ def _cmd_diversity(args: argparse.Namespace) -> int:
         thresholds = {t.name: t.min_diversity for t in load_templates(dirs=args.templates)
                       if t.min_diversity is not None}
         with Store(args.db, data_dir=args.data_dir) as store:
-            pairs = [p for p in store.pairs(None if args.family == "all" else args.family)
+            pairs = [p for p in store.pairs(selected(args.family))
                      if not args.template or p.template in args.template]
             report = audit_diversity(pairs, lambda sha: store.artifacts.get(sha, "png"), thresholds)
     except EmukitError as exc:

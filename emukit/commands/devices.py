@@ -92,27 +92,41 @@ def _attached(args: argparse.Namespace, server: AdbServer) -> int:
 
 def _cmd_probe(args: argparse.Namespace) -> int:
     from emukit.device.driver import Driver
-    from emukit.probes import probe
+    from emukit.probes import PROBES, ProbeUsageError
 
-    params: dict[str, object] = {}
-    if args.family == "persistent":
-        if not args.path or len(args.path) != 2:
-            print("emukit probe: --family persistent needs --path SOURCE --path DESTINATION", file=sys.stderr)
-            return 2
-        params = {"source": args.path[0], "destination": args.path[1], "sha256": args.sha256}
-    elif args.family == "ordered":
-        params = {"playlist": args.playlist}
-    elif args.family == "temporal":
-        params = {"timer_id": args.timer_id}
+    try:
+        piece = PROBES.get(args.family)
+        params = piece.params_from_cli(vars(args))
+    except ProbeUsageError as exc:
+        print(f"emukit probe: {exc}", file=sys.stderr)
+        return 2
+    except EmukitError as exc:
+        print(f"emukit probe: {exc}", file=sys.stderr)
+        return 1
     driver = Driver(args.serial, adb_server_port())
     try:
-        result = probe(driver, args.family, **params)
+        result = piece.read(driver, **params)
     except EmukitError as exc:
         print(f"emukit probe: {exc}", file=sys.stderr)
         return 1
     print(json.dumps(result.model_dump() if args.evidence else result.canonical, indent=None if not args.evidence
                      else 1, sort_keys=True))
     return 0
+
+
+def _add_probe_options(parser: argparse.ArgumentParser) -> None:
+    """Every registered probe's own options, in the families' order (a flag two probes declare is added once,
+    as the first declares it)."""
+    from emukit.probes import PROBES
+
+    added: set[str] = set()
+    for family in FAMILIES:
+        if family not in PROBES:  # a family without a probe: ``emukit probe`` names it when it is asked for
+            continue
+        for option in PROBES.get(family).cli_options:
+            if not added & set(option.flags):
+                parser.add_argument(*option.flags, **option.kwargs)
+                added.update(option.flags)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -129,10 +143,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     probe = sub.add_parser("probe", help="print a device's canonical ground-truth state for one family")
     probe.add_argument("serial")
     probe.add_argument("--family", required=True, choices=FAMILIES)
-    probe.add_argument("--path", action="append",
-                       help="persistent: give twice, source then destination path of the artifact")
-    probe.add_argument("--sha256", action="store_true", help="persistent: also hash the files (evidence)")
-    probe.add_argument("--playlist", help="ordered: playlist name (default: the playing queue)")
-    probe.add_argument("--timer-id", type=int, help="temporal: timer id (default: the newest timer)")
+    _add_probe_options(probe)
     probe.add_argument("--evidence", action="store_true", help="print the audit evidence too")
     probe.set_defaults(func=_cmd_probe)

@@ -9,7 +9,7 @@ from pathlib import Path
 from emukit.commands.build import default_data_dir
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
-from emukit.families import FAMILY_CHOICES
+from emukit.families import FAMILY_CHOICES, selected
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -29,7 +29,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         console.print("[red]emukit export: --seed does not apply to --format state-training (the training "
                       "pool is every seed but --eval-seed)[/red]")
         return 2
-    family = None if args.family == "all" else args.family
+    family = selected(args.family)
     try:
         with Store(args.db, data_dir=args.data_dir) as store:
             if args.format == "state-training":

@@ -29,11 +29,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from emukit.wm.contracts import FAMILIES
+from emukit.families import FAMILIES, unit
 from emukit.yamlmodel import load_yaml_model
 
-#: seed 002 Table 11: epochs of each family specialist
-SPECIALIST_EPOCHS = {"persistent": 4, "clipboard": 4, "ordered": 2, "temporal": 4}
+
+def specialist_epochs() -> dict[str, int]:
+    """Seed 002 Table 11: epochs of each family specialist (each unit's ``specialist_epochs``)."""
+    return {f: unit(f).specialist_epochs for f in FAMILIES}
 
 
 class LoraConfig(BaseModel):
@@ -85,7 +87,7 @@ class EstimatorConfig(BaseModel):
     warmup: float = Field(default=0.05, ge=0.0, lt=1.0)
     grad_clip: float = Field(default=1.0, gt=0.0)
     batch_size: int = Field(default=8, ge=1)
-    specialist_epochs: dict[str, int] = Field(default_factory=lambda: dict(SPECIALIST_EPOCHS))
+    specialist_epochs: dict[str, int] = Field(default_factory=specialist_epochs)
     student_epochs: int = Field(default=4, ge=1)
     epoch_scale: float = Field(default=1.0, gt=0.0, description="multiplies every epoch count (small data)")
     specialist_lora: LoraConfig = Field(default_factory=lambda: LoraConfig(rank=16, alpha=32))

@@ -40,31 +40,12 @@ from typing import Any
 
 from emukit.errors import ConfigError
 from emukit.evaluate.estimator import visible_nodes
+from emukit.families import FAMILIES, unit
 from emukit.jsonl import read_objects
-from emukit.wm.contracts import FAMILIES
 
 MAX_NODES = 24
 MAX_ADDED = 10
 STATE_PROMPT = "STATE:"
-
-#: seed 002 Table 10: the schema instruction per family
-INSTRUCTIONS = {
-    "persistent": "Predict the current persistent state of the specified artifact from the ordered Files "
-                  "interaction history while ignoring unrelated artifacts and paths.",
-    "clipboard": "Infer the current hidden clipboard state from the complete ordered GUI history and actions.",
-    "ordered": "Infer the current ordered contents of the specified playlist or playing queue while preserving "
-               "the exact effective item order.",
-    "temporal": "Infer the current timer state from the ordered visible history, including interaction-visible "
-                "temporal evidence.",
-}
-
-#: the keys of each family's canonical state (Table 10)
-STATE_KEYS = {
-    "persistent": ("destination_exists", "source_exists"),
-    "clipboard": ("clipboard_text", "clipboard_type"),
-    "ordered": ("collection_type", "ordered_items"),
-    "temporal": ("remaining_seconds", "timer_active"),
-}
 
 ACTION_FIELDS = ("type", "x", "y", "x2", "y2", "key", "text", "duration_ms", "wait_ms", "element")
 
@@ -159,7 +140,7 @@ def serialize(family: str, history: Sequence[tuple[str, Mapping[str, Any]]], fin
     ``task`` is reduced to :data:`TASK_KEYS`."""
     if family not in FAMILIES:
         raise ConfigError(f"unknown family {family!r} (families: {', '.join(FAMILIES)})")
-    lines = [f"FAMILY {family}: {INSTRUCTIONS[family]}"]
+    lines = [f"FAMILY {family}: {unit(family).instruction}"]
     task = normalize_task(task)
     if task:
         lines.append("TASK " + json.dumps(task, sort_keys=True, ensure_ascii=False))
@@ -179,7 +160,7 @@ def serialize(family: str, history: Sequence[tuple[str, Mapping[str, Any]]], fin
 
 def target_text(family: str, state: Mapping[str, Any]) -> str:
     """The canonical state as the compact JSON the estimator generates (sorted keys)."""
-    keys = STATE_KEYS[family]
+    keys = unit(family).state_keys
     missing = [k for k in keys if k not in state]
     if missing:
         raise ConfigError(f"a {family} state needs {', '.join(missing)}; got {sorted(state)}")
@@ -195,7 +176,7 @@ def parse_state(family: str, text: str) -> dict[str, Any] | None:
         data = json.loads(text[start:end + 1])
     except json.JSONDecodeError:
         return None
-    if not isinstance(data, dict) or set(data) != set(STATE_KEYS[family]):
+    if not isinstance(data, dict) or set(data) != set(unit(family).state_keys):
         return None
     return data
 
@@ -256,10 +237,8 @@ def task_context(family: str, template: str, params: Mapping[str, Any],
         ctx.update({k: v for k, v in (entity.get("state_probe") or {}).items() if isinstance(v, str)})
     else:
         ctx.update(_template_context(family, template, json.dumps(dict(params), sort_keys=True)))
-    if family == "persistent" and isinstance(params.get("target"), str):
-        ctx["artifact"] = params["target"]
-    if family == "ordered" and isinstance(params.get("playlist"), str):
-        ctx.setdefault("playlist", params["playlist"])
+    for key, value in unit(family).training_context(params).items():
+        ctx.setdefault(key, value)
     return normalize_task(ctx)
 
 

@@ -5,4 +5,9 @@ Predicted HTML is rendered offline in headless Chromium (:mod:`emukit.evaluate.r
 text and control evidence is read with the visibility rules of Appendix C.4 (:mod:`emukit.evaluate.visible`),
 and deterministic family parsers turn that evidence into semantic outcomes
 (:mod:`emukit.evaluate.parsers`).
+
+A state family's pieces of this layer are modules named after it, each found by the family's name through a
+registry: its reader (the parser, the judge's rule, the pair's prediction-time context:
+``parsers/<family>.py``), the baseline estimator's rules (``baseline/<family>.py``) and the surface the
+``ref:surface`` reference model draws (``surfaces/<family>.py``).
 """

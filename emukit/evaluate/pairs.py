@@ -192,8 +192,12 @@ def persistent_context(pair: EvalPair) -> dict[str, Any]:
 
 
 def interface_context(pair: EvalPair) -> dict[str, Any] | None:
-    """Prediction-time context the state interface needs (Persistent Artifact only; None elsewhere)."""
-    return persistent_context(pair) if pair.family == "persistent" else None
+    """Prediction-time context the state interface needs, from the family's reader
+    (:meth:`emukit.evaluate.parsers.base.FamilyReader.interface_context`: Persistent Artifact's
+    :func:`persistent_context`; None for a family that needs none)."""
+    from emukit.evaluate.parsers import reader
+
+    return reader(pair.family).interface_context(pair)
 
 
 def entity_context(pair: EvalPair) -> str | None:
@@ -256,7 +260,7 @@ def pair_from_json(data: Mapping[str, Any], reader: Reader, where: str = "pair")
         if key not in data:
             raise PairLoadError(f"{where}: missing field {key!r}")
     where = f"{where} ({data['pair_id']})"
-    from emukit.wm.contracts import FAMILIES
+    from emukit.families import FAMILIES
 
     if data["family"] not in FAMILIES:
         raise PairLoadError(f"{where}.family: {data['family']!r} is not one of {', '.join(FAMILIES)}")

@@ -30,7 +30,7 @@ from emukit.actions import Action
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
 from emukit.evaluate.estimator import StateEstimator
 from emukit.evaluate.metrics import BranchScore, FidelityScorer, compute_metrics
-from emukit.evaluate.pairs import EvalBranch, EvalPair, entity_context, interface_context, state_probe_args
+from emukit.evaluate.pairs import EvalBranch, EvalPair, entity_context, interface_context
 from emukit.evaluate.predictions import PredictionsFile
 from emukit.wm import get_format, render_state, request_hash, resolve_consequence
 from emukit.wm.formats.base import WorldModelFormat
@@ -127,18 +127,11 @@ def _jsonable(value: Any) -> Any:
 # -- requests ---------------------------------------------------------------------------------------------------
 
 def estimator_task(pair: EvalPair) -> dict[str, Any]:
-    """Prediction-time task context for the estimator (never branch state or outcomes)."""
-    if pair.family == "persistent":
-        return dict(interface_context(pair) or {})
-    task: dict[str, Any] = {k: v for k, v in pair.params.items() if k in ("playlist", "collection_type")}
-    if pair.family == "ordered":
-        playlist = state_probe_args(pair).get("playlist")
-        if "playlist" not in task and playlist:
-            task["playlist"] = playlist
-        kinds = {b.outcome.get("collection_type") for b in pair.branches.values()}
-        if len(kinds) == 1 and None not in kinds:  # pair-shared: which collection the probe opens
-            task.setdefault("collection_type", kinds.pop())
-    return task
+    """Prediction-time task context for the estimator (never branch state or outcomes): the family reader's
+    (:meth:`emukit.evaluate.parsers.base.FamilyReader.estimator_task`)."""
+    from emukit.evaluate.parsers import reader
+
+    return reader(pair.family).estimator_task(pair)
 
 
 def build_branch_request(fmt: WorldModelFormat, pair: EvalPair, branch: EvalBranch, condition: str, *,
@@ -191,15 +184,11 @@ def expected_context(pair: EvalPair, branch: EvalBranch) -> dict[str, Any]:
 
 
 def expected_value(pair: EvalPair, branch: EvalBranch) -> Any:
-    """The branch's semantic target ``Y`` in the parser's terms."""
-    o = branch.outcome
-    if pair.family == "persistent":
-        return o.get("result")
-    if pair.family == "clipboard":
-        return o.get("pasted_text")
-    if pair.family == "ordered":
-        return list(o.get("ordered_items") or [])
-    return o.get("status")
+    """The branch's semantic target ``Y`` in the parser's terms: its outcome's field named by the family's
+    :attr:`~emukit.families.FamilyUnit.target_key` (a list target copied, missing items read as empty)."""
+    from emukit.evaluate.parsers import reader
+
+    return reader(pair.family).target(branch.outcome)
 
 
 ParseFn = Callable[[str, Any, Mapping[str, Any]], Any]

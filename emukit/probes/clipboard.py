@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from emukit.device.driver import Driver
-from emukit.probes.base import ProbeResult
+from emukit.probes.base import FamilyProbe, ProbeResult, register_probe
 
 
 def probe_clipboard(driver: Driver) -> ProbeResult:
@@ -21,3 +23,13 @@ def probe_clipboard(driver: Driver) -> ProbeResult:
         canonical={"clipboard_type": "text" if text else "empty", "clipboard_text": text},
         evidence={"source": "grpc:EmulatorController.getClipboard"},  # the port is the device's, not evidence
     )
+
+
+@register_probe
+class ClipboardProbe(FamilyProbe):
+    """:func:`probe_clipboard`: no parameters, no ``emukit probe`` options."""
+
+    family = "clipboard"
+
+    def read(self, driver: Driver, **params: Any) -> ProbeResult:
+        return probe_clipboard(driver)

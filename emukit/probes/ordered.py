@@ -7,11 +7,13 @@ from __future__ import annotations
 import shlex
 import sqlite3
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
-from emukit.probes.base import ProbeResult
+from emukit.probes.base import CliOption, FamilyProbe, ProbeResult, register_probe
 
 MUSIC_PACKAGE = "code.name.monkey.retromusic"
 DATABASES = f"/data/data/{MUSIC_PACKAGE}/databases"
@@ -77,6 +79,20 @@ def probe_ordered(driver: Driver, playlist: str | None = None) -> ProbeResult:
         evidence={"databases": sorted(names), "playlist": playlist, "reason": reason,
                   "rows": [{"order_key": r[0], "song_id": r[1], "title": r[2], "data": r[3]} for r in rows]},
     )
+
+
+@register_probe
+class OrderedProbe(FamilyProbe):
+    """:func:`probe_ordered` of ``playlist`` (None: the playing queue); ``emukit probe --playlist``."""
+
+    family = "ordered"
+    cli_options = (CliOption("--playlist", help="ordered: playlist name (default: the playing queue)"),)
+
+    def read(self, driver: Driver, **params: Any) -> ProbeResult:
+        return probe_ordered(driver, params.get("playlist"))
+
+    def params_from_cli(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {"playlist": options.get("playlist")}
 
 
 def collection_items(driver: Driver, playlist: str | None) -> list[str] | None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
+from typing import Any
 
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
-from emukit.probes.base import ProbeResult
+from emukit.probes.base import CliOption, FamilyProbe, ProbeResult, ProbeUsageError, register_probe
 
 _STAT_FORMAT = "%n|%s|%Y|%F"
 
@@ -50,3 +52,26 @@ def probe_persistent(driver: Driver, source: str, destination: str | None = None
                    "destination_exists": bool(destination) and stats[destination] is not None},
         evidence={"source": source, "destination": destination, "stat": stats},
     )
+
+
+@register_probe
+class PersistentProbe(FamilyProbe):
+    """:func:`probe_persistent` of ``source`` (required), ``destination`` and ``sha256``; ``emukit probe`` gives
+    both paths with ``--path`` twice."""
+
+    family = "persistent"
+    cli_options = (
+        CliOption("--path", action="append",
+                  help="persistent: give twice, source then destination path of the artifact"),
+        CliOption("--sha256", action="store_true", help="persistent: also hash the files (evidence)"),
+    )
+
+    def read(self, driver: Driver, **params: Any) -> ProbeResult:
+        return probe_persistent(driver, params["source"], params.get("destination"),
+                                sha256=params.get("sha256", False))
+
+    def params_from_cli(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        paths = options.get("path")
+        if not paths or len(paths) != 2:
+            raise ProbeUsageError("--family persistent needs --path SOURCE --path DESTINATION")
+        return {"source": paths[0], "destination": paths[1], "sha256": bool(options.get("sha256"))}

@@ -16,10 +16,12 @@ from __future__ import annotations
 import math
 import shlex
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from typing import Any
 
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
-from emukit.probes.base import ProbeResult
+from emukit.probes.base import CliOption, FamilyProbe, ProbeResult, register_probe
 
 CLOCK_PACKAGE = "com.google.android.deskclock"
 PREFS_USER_DE = f"/data/user_de/0/{CLOCK_PACKAGE}/shared_prefs/{CLOCK_PACKAGE}_preferences.xml"
@@ -110,3 +112,17 @@ def probe_temporal(driver: Driver, timer_id: int | None = None) -> ProbeResult:
     return ProbeResult(family="temporal", canonical=canonical,
                        evidence={"elapsed_realtime_ms": elapsed_ms, "timers": timers, "timer_id": timer_id,
                                  "prefs_path": path})
+
+
+@register_probe
+class TemporalProbe(FamilyProbe):
+    """:func:`probe_temporal` of ``timer_id`` (None: the newest timer); ``emukit probe --timer-id``."""
+
+    family = "temporal"
+    cli_options = (CliOption("--timer-id", type=int, help="temporal: timer id (default: the newest timer)"),)
+
+    def read(self, driver: Driver, **params: Any) -> ProbeResult:
+        return probe_temporal(driver, params.get("timer_id"))
+
+    def params_from_cli(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {"timer_id": options.get("timer_id")}

@@ -21,7 +21,7 @@ from pydantic import (
 )
 
 from emukit.errors import ConfigError
-from emukit.families import Family
+from emukit.families import Family, unit
 
 Step = dict[str, Any]  # one-key mapping: {"files.copy_to": {...}} / {"tap": {...}} / {"wait": {...}} ...
 
@@ -103,7 +103,7 @@ class Outcome(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["search", "folder", "paste", "list", "shade"]
+    kind: str  # one of the family unit's ``outcome_kinds`` (checked with the family, in Template)
     target: str | None = None
     state_field: Literal["source_exists", "destination_exists"] | None = None  # persistent: what the surface shows
     folder: str | None = None
@@ -157,8 +157,7 @@ class Template(BaseModel):
             raise ValueError("expect must define A and B")
         if self.state.get("family", self.family) != self.family:
             raise ValueError(f"state.family {self.state.get('family')!r} differs from family {self.family!r}")
-        wanted = {"persistent": {"search", "folder"}, "clipboard": {"paste"}, "ordered": {"list"},
-                  "temporal": {"shade"}}[self.family]
+        wanted = unit(self.family).outcome_kinds
         if self.outcome.kind not in wanted:
             raise ValueError(f"outcome.kind {self.outcome.kind!r} does not fit family {self.family} "
                              f"(expected one of {sorted(wanted)})")

@@ -156,7 +156,8 @@ def test_table_references_in_templates_and_move_tables_are_checked() -> None:
     """``sel: app:name`` in a template or a stress move names an entry of that app's table; a wrong one is a
     load error naming it (checked before any device runs it)."""
     from emukit.apps.registry import check_ref
-    from emukit.builder.stress import TABLES, validate_table
+    from emukit.builder.stress import validate_table
+    from emukit.builder.stress_tables import STRESS_TABLES
     from emukit.templates.schema import SharedAction
 
     check_ref("notes:text_paste")
@@ -167,5 +168,5 @@ def test_table_references_in_templates_and_move_tables_are_checked() -> None:
         check_ref("nowhere:x")
     with pytest.raises(ValueError, match="has no entry 'pasta'"):
         SharedAction(type="tap", target={"sel": "notes:pasta"})
-    for table in TABLES.values():
-        validate_table(table)
+    for family in STRESS_TABLES:
+        validate_table(STRESS_TABLES[family])

@@ -80,7 +80,7 @@ def test_a_last_action_that_differs_by_role_is_caught_and_families_are_pooled():
     assert report.by_template[("temporal", "t1")]["last_action"].accuracy == 1.0
     assert report.by_template[("temporal", "t2")]["last_action"].accuracy == 0.5
     assert report.by_family["temporal"]["last_action"].accuracy == 0.75
-    assert report.temporal_status == Counter({"fired": 40, "none": 40})
+    assert report.outcome_mix["temporal"] == Counter({"fired": 40, "none": 40})
 
 
 def test_export_rows_and_bad_input(tmp_path):

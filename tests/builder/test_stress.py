@@ -13,7 +13,6 @@ from rich.console import Console
 
 from emukit.builder.stress import (
     LEVELS,
-    TABLES,
     SuiteOptions,
     SuiteRunner,
     plan,
@@ -22,6 +21,7 @@ from emukit.builder.stress import (
     validate_table,
 )
 from emukit.builder.stress_model import SYSTEM_NEUTRAL, FamilyTable, Move
+from emukit.builder.stress_tables import STRESS_TABLES
 from emukit.commands.suite import run_suite
 from emukit.errors import ConfigError
 from emukit.export import SPLIT_CRITERIA
@@ -103,8 +103,9 @@ def test_plan_follows_the_seed_strata():
 
 def test_unsupported_family_is_reported(tmp_path, monkeypatch):
     """Every shipped family has a table; a family without one (removed here) is reported, not built."""
-    assert set(TABLES) == {"persistent", "clipboard", "ordered", "temporal"}
-    monkeypatch.delitem(TABLES, "temporal")
+    assert set(STRESS_TABLES) == {"persistent", "clipboard", "ordered", "temporal"}
+    assert STRESS_TABLES.missing() == []
+    monkeypatch.delitem(STRESS_TABLES._entries, "temporal")  # the registered table, removed for this test
     temporal = load_templates(family="temporal")
     assert len(temporal) == 6
     runner = SuiteRunner(SuiteOptions(suite="d-stress", templates=temporal, count_per_family=4, data_dir=tmp_path))
@@ -112,7 +113,7 @@ def test_unsupported_family_is_reported(tmp_path, monkeypatch):
 
 
 def test_table_validation():
-    table = TABLES["persistent"]
+    table = STRESS_TABLES["persistent"]
     validate_table(table)
     bad_step = dataclasses.replace(table, neutral=(*table.neutral, Move("type_text", ({"type": "x"},))))
     with pytest.raises(ConfigError, match="not a single state-preserving"):
@@ -133,15 +134,16 @@ def test_table_validation():
     with pytest.raises(ConfigError, match="always applies"):
         validate_table(no_filler)
     assert set(table.levels) == set(LEVELS)
-    for other in TABLES.values():
-        validate_table(other)
+    for family in STRESS_TABLES:
+        validate_table(STRESS_TABLES[family])
 
 
 def test_depths_must_be_fillable_and_missing_levels_are_skipped(monkeypatch):
     (copy_direct,) = load_templates(names=["copy_direct"])
     as_clipboard = copy_direct.model_copy(update={"family": "clipboard"})
     # a clipboard table with system moves only (2 actions each) and no medium/high levels
-    monkeypatch.setitem(TABLES, "clipboard", FamilyTable("clipboard", SYSTEM_NEUTRAL, {"low": SYSTEM_NEUTRAL}))
+    monkeypatch.setitem(STRESS_TABLES._entries, "clipboard",
+                        FamilyTable("clipboard", SYSTEM_NEUTRAL, {"low": SYSTEM_NEUTRAL}))
     with pytest.raises(ConfigError, match="multiples of 2"):
         plan("d-stress", [as_clipboard], 4, depths=(5,))
     items = plan("interference", [as_clipboard, copy_direct], 3)
@@ -154,7 +156,8 @@ def test_a_move_that_changes_the_state_is_rejected(session, adb_server, tmp_path
     everything in the folder it is in (after copy_direct: the source folder) is caught."""
     wipe = Move("delete_all", ({"tap": {"sel": "files:more_options"}}, {"tap": {"sel": "files:menu_select_all"}},
                                {"tap": {"sel": "files:action_delete"}}, {"tap": {"sel": "files:delete_confirm"}}))
-    monkeypatch.setitem(TABLES, "persistent", dataclasses.replace(TABLES["persistent"], neutral=(wipe,)))
+    monkeypatch.setitem(STRESS_TABLES._entries, "persistent",
+                        dataclasses.replace(STRESS_TABLES["persistent"], neutral=(wipe,)))
     rejected = stress_rejection(session["serial"], adb_server.port, "copy_direct", 4, tmp_path)
     assert rejected.reason == "state_preserved"
     assert "'source_exists': False" in rejected.detail

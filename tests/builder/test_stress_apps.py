@@ -13,8 +13,10 @@ from rich.console import Console
 
 from emukit.apps.registry import package_of
 from emukit.apps.selectors import tables_of
-from emukit.builder.stress import LEVELS, TABLES, read_suite, validate_table
-from emukit.builder.stress_apps import clipboard_distractors, ordered_distractors
+from emukit.builder.stress import LEVELS, read_suite, validate_table
+from emukit.builder.stress_tables import STRESS_TABLES
+from emukit.builder.stress_tables.clipboard import clipboard_distractors
+from emukit.builder.stress_tables.ordered import ordered_distractors
 from emukit.commands.suite import run_suite
 from emukit.device.driver import Driver
 from emukit.probes.ordered import collection_items
@@ -37,7 +39,7 @@ def _build(tmp_path, serial: str, family: str, template: str, level: str) -> dic
     assert all(row["validation"].values()), row["validation"]
     seg = row["segment"]
     assert seg["length"] == 8 and len(row["history"]) >= seg["start"] + 8
-    level_moves = {m.name for m in TABLES[family].levels[level]}
+    level_moves = {m.name for m in STRESS_TABLES[family].levels[level]}
     names = [re.sub(r"\(.*\)$", "", m) for m in seg["moves"]]
     assert seg["interfering"] >= 1 and sum(n in level_moves for n in names) == seg["interfering"], seg
     assert row["target"] == row["state_after_setting"]
@@ -81,7 +83,7 @@ def _selectors(move) -> list[dict]:
 
 @pytest.mark.parametrize("family", ["clipboard", "ordered"])
 def test_tables(family):
-    table = TABLES[family]
+    table = STRESS_TABLES[family]
     validate_table(table)
     assert set(table.levels) == set(LEVELS) and table.distractors is not None
     for moves in table.levels.values():

@@ -11,9 +11,10 @@ import io
 import pytest
 from rich.console import Console
 
-from emukit.builder.stress import LEVELS, TABLES, read_suite, validate_table
+from emukit.builder.stress import LEVELS, read_suite, validate_table
 from emukit.builder.stress_model import Move
-from emukit.builder.stress_temporal import TEMPORAL_TABLE
+from emukit.builder.stress_tables import STRESS_TABLES
+from emukit.builder.stress_tables.temporal import TEMPORAL_TABLE
 from emukit.commands.suite import run_suite
 from tests.builder.audit_helpers import device, stress_rejection
 
@@ -69,14 +70,15 @@ def test_interference_medium_from_another_app(session, tmp_path):
 def test_a_move_that_changes_the_timer_is_rejected(session, adb_server, tmp_path, monkeypatch):
     """"+ 1:00" on the timer changes the remaining time: the boundary check catches it."""
     plus = {"tap": {"sel": "clock:card_add_minute"}}
-    monkeypatch.setitem(TABLES, "temporal", dataclasses.replace(TEMPORAL_TABLE, neutral=(Move("plus", (plus, plus)),)))
+    monkeypatch.setitem(STRESS_TABLES._entries, "temporal",  # the registered table, replaced for this test
+                        dataclasses.replace(TEMPORAL_TABLE, neutral=(Move("plus", (plus, plus)),)))
     rejected = stress_rejection(session["serial"], adb_server.port, "run_pause_contrast", 2, tmp_path)
     assert rejected.reason == "state_preserved"
 
 
 def test_table_shape():
     validate_table(TEMPORAL_TABLE)
-    assert TABLES["temporal"] is TEMPORAL_TABLE
+    assert STRESS_TABLES["temporal"] is TEMPORAL_TABLE
     assert set(TEMPORAL_TABLE.levels) == set(LEVELS)
     groups = [TEMPORAL_TABLE.neutral, *TEMPORAL_TABLE.levels.values()]
     # even lengths only: the 2-action system moves can then fill every depth and the rest of any segment

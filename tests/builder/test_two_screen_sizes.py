@@ -19,12 +19,13 @@ from PIL import Image
 
 from emukit.builder import run as run_mod
 from emukit.builder.run import BuildOptions, build_pairs
-from emukit.families import FAMILIES
 from emukit.builder.steps import on_screen, screen_fraction
-from emukit.builder.stress import TABLES, validate_table
+from emukit.builder.stress import validate_table
 from emukit.builder.stress_model import FamilyTable, Move
+from emukit.builder.stress_tables import STRESS_TABLES
 from emukit.errors import ConfigError
 from emukit.export import export_pairs
+from emukit.families import FAMILIES
 from emukit.store import Store
 from emukit.templates import load_templates
 from emukit.wm import get_format, request_hash
@@ -108,7 +109,8 @@ def test_gesture_coordinates_resolve_against_the_screen():
 
 
 def test_stress_moves_take_no_pixel_positions():
-    for table in TABLES.values():
+    for family in STRESS_TABLES:
+        table = STRESS_TABLES[family]
         validate_table(table)
         for moves in (table.neutral, *table.levels.values()):
             for move in moves:
@@ -117,7 +119,7 @@ def test_stress_moves_take_no_pixel_positions():
                     for key in ("x", "y", "x1", "y1", "x2", "y2"):
                         if isinstance(args, dict) and key in args:
                             assert screen_fraction(args[key]) is not None, (table.family, move.name, step)
-    fixed = FamilyTable(family="clipboard", neutral=(*TABLES["clipboard"].neutral,
+    fixed = FamilyTable(family="clipboard", neutral=(*STRESS_TABLES["clipboard"].neutral,
                                                     Move("scroll", ({"swipe": {"x1": 540, "y1": 1500, "x2": 540,
                                                                                "y2": 900}},))),
                         levels={})

@@ -53,9 +53,9 @@ def test_running_countdown_tolerance(target, correct):
 
 
 def test_tolerance_is_clipped_at_zero():
-    from emukit.evaluate.parsers import _remaining_ok
+    from emukit.evaluate.parsers.temporal import remaining_ok
 
-    assert _remaining_ok(0, 3) and _remaining_ok(3, 3) and not _remaining_ok(4, 3)
+    assert remaining_ok(0, 3) and remaining_ok(3, 3) and not remaining_ok(4, 3)
 
 
 def test_fired_none_and_surface_gates_in_the_verdict():

@@ -30,9 +30,9 @@ from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError
 from emukit.evaluate.adapters.base import (
     ModelAdapter,
-    image_from_data_url,
     Prediction,
     PredictionContext,
+    image_from_data_url,
     prediction_from_text,
     register,
 )

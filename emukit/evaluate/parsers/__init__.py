@@ -13,41 +13,42 @@
 request); without evidence the outcome is invalid and the branch is scored incorrect (sample preserving).
 No OCR and no language model: only normalised visible text, control labels and their rendered geometry.
 
-Modules: :mod:`.persistent`, :mod:`.clipboard`, :mod:`.ordered`, :mod:`.temporal`, :mod:`.normalize`
-(C.4 text normalisation), :mod:`.base` (types, keyboard detection).
+Each family's reader (:class:`~emukit.evaluate.parsers.base.FamilyReader`: its parser, the judge's semantic
+rule, the context its parser needs) is one module, :mod:`.persistent`, :mod:`.clipboard`, :mod:`.ordered`,
+:mod:`.temporal`, registered with :data:`READERS` (also importable as ``PARSERS``); the functions below find it
+by the family's name. :mod:`.normalize` is the C.4 text normalisation, :mod:`.base` the types and keyboard
+detection.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from emukit.evaluate.parsers.base import ParsedOutcome, Verdict
-from emukit.evaluate.parsers.clipboard import parse_clipboard
+from emukit.errors import ConfigError
+from emukit.evaluate.parsers.base import READERS, FamilyReader, ParsedOutcome, Verdict
 from emukit.evaluate.parsers.normalize import normalize_text
-from emukit.evaluate.parsers.ordered import parse_ordered, same_sequence
-from emukit.evaluate.parsers.persistent import parse_persistent
-from emukit.evaluate.parsers.temporal import parse_temporal
+from emukit.evaluate.parsers.temporal import COUNTDOWN_TOLERANCE_S
 from emukit.evaluate.visible import Evidence
+from emukit.families import check_family
 
-#: Countdown tolerance of a running timer: the rendered remainder must lie in ``[r - 6, r]`` (clipped at 0).
-COUNTDOWN_TOLERANCE_S = 6
+#: the family parsers by name (the reader registry; ``sorted(PARSERS)``, ``family in PARSERS``)
+PARSERS = READERS
 
-PARSERS: dict[str, Callable[[Evidence, Mapping[str, Any]], ParsedOutcome]] = {
-    "persistent": parse_persistent, "clipboard": parse_clipboard, "ordered": parse_ordered,
-    "temporal": parse_temporal,
-}
 
-_INVALID = {"persistent": {"result": "invalid"}, "clipboard": {"pasted_text": None, "result": "invalid"},
-            "ordered": {"result": "invalid", "ordered_items": None},
-            "temporal": {"status": "invalid", "remaining_seconds": None}}
+def reader(family: str) -> FamilyReader:
+    """The registered reader of ``family``; ``ValueError`` naming the known families for an unknown one."""
+    try:
+        check_family(family)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    return READERS.get(family)
 
 
 def invalid(family: str, reason: str, source: str = "none") -> ParsedOutcome:
     """The outcome of a prediction with no readable evidence (scored incorrect, kept in the denominator)."""
-    if family not in PARSERS:
-        raise ValueError(f"unknown family {family!r}; expected one of {', '.join(PARSERS)}")
-    return ParsedOutcome(family, dict(_INVALID[family]), False, {"evidence": False}, reason, source)  # type: ignore[arg-type]
+    return ParsedOutcome(family, dict(reader(family).invalid_outcome), False, {"evidence": False}, reason,
+                         source)  # type: ignore[arg-type]
 
 
 def parse(family: str, visible_evidence: Any, expected_context: Mapping[str, Any] | None = None) -> ParsedOutcome:
@@ -58,8 +59,7 @@ def parse(family: str, visible_evidence: Any, expected_context: Mapping[str, Any
     temporal: nothing needed. Raises ``ValueError`` for an unknown family and ``KeyError`` naming a missing
     context field.
     """
-    if family not in PARSERS:
-        raise ValueError(f"unknown family {family!r}; expected one of {', '.join(PARSERS)}")
+    family_reader = reader(family)
     evidence = visible_evidence
     diagnostics: dict[str, Any] = {}
     if evidence is not None and not isinstance(evidence, Evidence):  # a RenderResult
@@ -69,16 +69,10 @@ def parse(family: str, visible_evidence: Any, expected_context: Mapping[str, Any
     if evidence is None:
         reason = diagnostics.get("render_error") or "no evidence (the prediction could not be rendered)"
         return invalid(family, f"invalid: {reason}")
-    parsed = PARSERS[family](evidence, dict(expected_context or {}))
+    parsed = family_reader.parse(evidence, dict(expected_context or {}))
     if diagnostics.get("render_status") == "fallback":
         parsed.details["render_error"] = diagnostics.get("render_error")
     return parsed
-
-
-def _remaining_ok(parsed: int | None, target: int | None) -> bool:
-    if parsed is None or target is None:
-        return False
-    return max(0, int(target) - COUNTDOWN_TOLERANCE_S) <= int(parsed) <= int(target)
 
 
 def judge(family: str, parsed: ParsedOutcome, expected_outcome: Mapping[str, Any]) -> Verdict:
@@ -89,37 +83,7 @@ def judge(family: str, parsed: ParsedOutcome, expected_outcome: Mapping[str, Any
     ``running`` (and ``paused``) a countdown in ``[r-6, r]`` seconds, clipped at zero. SurfaceValid: every
     surface gate of the parsed outcome. BranchExact = both.
     """
-    got = parsed.outcome
-    if not parsed.valid and family != "persistent":
-        sem, why = False, f"invalid prediction: {parsed.reason}"
-    elif family == "persistent":
-        want = expected_outcome.get("result")
-        sem = got.get("result") == want and want in ("present", "absent")
-        why = f"read {got.get('result')}, expected {want}"
-    elif family == "clipboard":
-        want = expected_outcome.get("pasted_text")
-        sem = got.get("pasted_text") is not None and want is not None and \
-            normalize_text(str(got["pasted_text"])) == normalize_text(str(want))
-        why = f"read {got.get('result')} payload, expected {want!r}"
-    elif family == "ordered":
-        want = list(expected_outcome.get("ordered_items") or [])
-        seq = got.get("ordered_items")
-        sem = seq is not None and same_sequence(seq, want)
-        why = "sequence matches" if sem else f"read {seq!r}, expected {want!r}"
-    elif family == "temporal":
-        want = expected_outcome.get("status")
-        status = got.get("status")
-        sem = status == want
-        if sem and want in ("running", "paused"):
-            sem = _remaining_ok(got.get("remaining_seconds"), expected_outcome.get("remaining_seconds"))
-        why = (f"read {status} ({got.get('remaining_seconds')} s), expected {want} "
-               f"({expected_outcome.get('remaining_seconds')} s)")
-    else:
-        raise ValueError(f"unknown family {family!r}")
-    failed = [k for k, v in parsed.surface_checks.items() if not v]
-    if failed:
-        why += "; surface gates failed: " + ", ".join(failed)
-    return Verdict(sem_correct=bool(sem), surface_valid=parsed.surface_valid, reason=why)
+    return reader(family).judge(parsed, expected_outcome)
 
 
 def expected_context(family: str, outcome: Mapping[str, Any], *, sibling_outcome: Mapping[str, Any] | None = None,
@@ -132,28 +96,8 @@ def expected_context(family: str, outcome: Mapping[str, Any], *, sibling_outcome
     every item either branch's outcome or state mentions; temporal: the expected status/remainder (only the
     judge uses them).
     """
-    sib = sibling_outcome or {}
-    if family == "persistent":
-        return {k: outcome.get(k) for k in ("target", "probe", "folder", "scope") if outcome.get(k) is not None}
-    if family == "clipboard":
-        exp = outcome.get("pasted_text")
-        if exp is None and state:
-            exp = state.get("clipboard_text")
-        other = sib.get("pasted_text")
-        if other is None and sibling_state:
-            other = sibling_state.get("clipboard_text")
-        return {"expected": exp if exp is not None else "", "sibling": other or ""}
-    if family == "ordered":
-        items: list[str] = []
-        for source in (outcome, sib, state or {}, sibling_state or {}):
-            items.extend(str(i) for i in source.get("ordered_items") or [])
-        items.extend(known_items or [])
-        return {"expected_items": list(outcome.get("ordered_items") or []),
-                "sibling_items": list(sib.get("ordered_items") or []), "known_items": list(dict.fromkeys(items))}
-    if family == "temporal":
-        return {"expected_status": outcome.get("status"), "expected_remaining": outcome.get("remaining_seconds")}
-    raise ValueError(f"unknown family {family!r}")
+    return reader(family).expected_context(outcome, sibling_outcome or {}, state, sibling_state, known_items)
 
 
-__all__ = ["COUNTDOWN_TOLERANCE_S", "PARSERS", "ParsedOutcome", "Verdict", "expected_context", "invalid", "judge",
-           "normalize_text", "parse"]
+__all__ = ["COUNTDOWN_TOLERANCE_S", "PARSERS", "READERS", "FamilyReader", "ParsedOutcome", "Verdict",
+           "expected_context", "invalid", "judge", "normalize_text", "parse", "reader"]

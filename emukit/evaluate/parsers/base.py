@@ -1,13 +1,18 @@
-"""Types and evidence helpers shared by the family parsers."""
+"""Types and evidence helpers shared by the family parsers, and :class:`FamilyReader`, the evaluator's piece of
+one state family: each ``emukit/evaluate/parsers/<family>.py`` registers one with :data:`READERS`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from emukit.evaluate.parsers.normalize import normalize_text
 from emukit.evaluate.visible import Evidence, EvidenceNode
+from emukit.families import FamilyPieces, unit
+
+if TYPE_CHECKING:
+    from emukit.evaluate.pairs import EvalPair
 
 Source = Literal["render", "fallback", "none"]
 TEXT_KINDS = frozenset({"text", "control", "value"})
@@ -64,6 +69,79 @@ class Verdict:
     def to_dict(self) -> dict[str, Any]:
         return {"correct": self.correct, "sem_correct": self.sem_correct, "surface_valid": self.surface_valid,
                 "reason": self.reason}
+
+
+class FamilyReader:
+    """How the evaluator reads one state family: the prediction-time context of a pair (for the state
+    interface and the estimator), what the parser must know of a branch, the parser itself and the judge's
+    semantic rule. Subclass it in ``emukit/evaluate/parsers/<family>.py`` and decorate the class with
+    :func:`register_reader` (an outside package names its module by an ``emukit.family_parsers`` entry
+    point); the public :func:`~emukit.evaluate.parsers.parse`, ``judge`` and ``expected_context`` find it by
+    the family's name."""
+
+    #: the family's name (a registered :class:`~emukit.families.FamilyUnit`)
+    family: ClassVar[str]
+    #: the outcome of a prediction with no readable evidence (scored incorrect, kept in the denominator)
+    invalid_outcome: ClassVar[dict[str, Any]]
+    #: an invalid parse is judged by :meth:`semantics` too (its ``invalid`` reading is named in the reason);
+    #: otherwise it is incorrect with the parser's own reason
+    judges_invalid: ClassVar[bool] = False
+
+    # -- the pair's prediction-time context ------------------------------------------------------------------
+    def interface_context(self, pair: EvalPair) -> dict[str, Any] | None:
+        """The context ``c_t`` the state interface needs besides the state (None: the family needs none)."""
+        return None
+
+    def estimator_task(self, pair: EvalPair) -> dict[str, Any]:
+        """Prediction-time task context for the estimator (never branch state or outcomes): by default the
+        pair's ``playlist`` / ``collection_type`` parameters, when it has them."""
+        return {k: v for k, v in pair.params.items() if k in ("playlist", "collection_type")}
+
+    # -- scoring ---------------------------------------------------------------------------------------------
+    def target(self, outcome: Mapping[str, Any]) -> Any:
+        """The branch's semantic target ``Y``: the outcome's :attr:`~emukit.families.FamilyUnit.target_key`."""
+        return outcome.get(unit(self.family).target_key)
+
+    def expected_context(self, outcome: Mapping[str, Any], sibling_outcome: Mapping[str, Any],
+                         state: Mapping[str, Any] | None, sibling_state: Mapping[str, Any] | None,
+                         known_items: list[str] | None) -> dict[str, Any]:
+        """What :meth:`parse` needs to know of the branch (see
+        :func:`emukit.evaluate.parsers.expected_context`)."""
+        raise NotImplementedError
+
+    def parse(self, evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutcome:
+        """The family outcome read from visible evidence; ``KeyError`` names a missing context field."""
+        raise NotImplementedError
+
+    def __call__(self, evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutcome:
+        """:meth:`parse` (a reader is also its family's parse function, as ``PARSERS[family]`` was)."""
+        return self.parse(evidence, context)
+
+    def semantics(self, got: Mapping[str, Any], expected_outcome: Mapping[str, Any]) -> tuple[bool, str]:
+        """SemCorrect of a parsed outcome against the branch's true outcome, and the reason in words."""
+        raise NotImplementedError
+
+    def judge(self, parsed: ParsedOutcome, expected_outcome: Mapping[str, Any]) -> Verdict:
+        """SemCorrect (:meth:`semantics`), SurfaceValid (every surface gate of the parse) and the reason."""
+        if not parsed.valid and not self.judges_invalid:
+            sem, why = False, f"invalid prediction: {parsed.reason}"
+        else:
+            sem, why = self.semantics(parsed.outcome, expected_outcome)
+        failed = [k for k, v in parsed.surface_checks.items() if not v]
+        if failed:
+            why += "; surface gates failed: " + ", ".join(failed)
+        return Verdict(sem_correct=bool(sem), surface_valid=parsed.surface_valid, reason=why)
+
+
+#: the evaluator's reader of every family, by name (``emukit/evaluate/parsers/<family>.py``)
+READERS: FamilyPieces[FamilyReader] = FamilyPieces("family parser", "emukit.evaluate.parsers",
+                                                   "emukit.family_parsers")
+
+
+def register_reader(cls: type[FamilyReader]) -> type[FamilyReader]:
+    """Class decorator: register one instance of ``cls`` under ``cls.family``."""
+    READERS.register(cls.family)(cls())
+    return cls
 
 
 def text_nodes(evidence: Evidence) -> list[EvidenceNode]:

@@ -10,14 +10,23 @@ Outcomes (``result``): ``expected`` (``pasted_text = v_b``), ``sibling`` (the si
 the expected one absent: ``pasted_text = v_sibling``), ``both`` (invalid: both visible), ``none``
 (``pasted_text = None``: neither in the editor body, e.g. the payload only in the title bar). Fallback
 evidence has no geometry: every text node counts as editor body.
+
+The judge: SemCorrect when the parsed payload equals the branch's ``pasted_text`` after C.4 normalisation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from emukit.evaluate.parsers.base import ParsedOutcome, describe, offline_check, text_nodes
+from emukit.evaluate.parsers.base import (
+    FamilyReader,
+    ParsedOutcome,
+    describe,
+    offline_check,
+    register_reader,
+    text_nodes,
+)
 from emukit.evaluate.parsers.normalize import normalize_text, occurs
 from emukit.evaluate.visible import Evidence
 
@@ -66,3 +75,31 @@ def parse_clipboard(evidence: Evidence, context: Mapping[str, Any]) -> ParsedOut
         reason = "no payload is visible in the editor body"
     return ParsedOutcome("clipboard", {"pasted_text": None, "result": "none"}, True, checks, reason, evidence.source,
                          details)
+
+
+@register_reader
+class ClipboardReader(FamilyReader):
+    """Clipboard: which of the two branches' payloads the editor body shows."""
+
+    family = "clipboard"
+    invalid_outcome: ClassVar = {"pasted_text": None, "result": "invalid"}
+
+    def expected_context(self, outcome: Mapping[str, Any], sibling_outcome: Mapping[str, Any],
+                         state: Mapping[str, Any] | None, sibling_state: Mapping[str, Any] | None,
+                         known_items: list[str] | None) -> dict[str, Any]:
+        exp = outcome.get("pasted_text")
+        if exp is None and state:
+            exp = state.get("clipboard_text")
+        other = sibling_outcome.get("pasted_text")
+        if other is None and sibling_state:
+            other = sibling_state.get("clipboard_text")
+        return {"expected": exp if exp is not None else "", "sibling": other or ""}
+
+    def parse(self, evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutcome:
+        return parse_clipboard(evidence, context)
+
+    def semantics(self, got: Mapping[str, Any], expected_outcome: Mapping[str, Any]) -> tuple[bool, str]:
+        want = self.target(expected_outcome)
+        sem = got.get("pasted_text") is not None and want is not None and \
+            normalize_text(str(got["pasted_text"])) == normalize_text(str(want))
+        return sem, f"read {got.get('result')} payload, expected {want!r}"

@@ -14,6 +14,9 @@
 The outcome is ``{"ordered_items": [...]}``; the judge requires exact equality with the target sequence, so
 missing, duplicated, foreign (sibling / distractor) items and a wrong order all fail, and containing the
 right item set in another order does not help.
+
+:class:`OrderedReader` also gives the estimator the tracked collection: the pair's playlist (its parameters or
+the recorded state probe) and, when both branches' outcomes agree on it, the collection type.
 """
 
 from __future__ import annotations
@@ -21,11 +24,20 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from emukit.evaluate.parsers.base import ParsedOutcome, offline_check, text_nodes
+from emukit.evaluate.parsers.base import (
+    FamilyReader,
+    ParsedOutcome,
+    offline_check,
+    register_reader,
+    text_nodes,
+)
 from emukit.evaluate.parsers.normalize import normalize_text
 from emukit.evaluate.visible import Evidence, EvidenceNode
+
+if TYPE_CHECKING:
+    from emukit.evaluate.pairs import EvalPair
 
 ENUM = re.compile(r"^(?:#\s*\d{1,3}|\(\d{1,3}\)|\d{1,3}[.):]?)\s+")
 TRAILING_DURATION = re.compile(r"\s*[·•|-]?\s*\d{1,2}:\d{2}(?::\d{2})?$")
@@ -109,3 +121,46 @@ def parse_ordered(evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutco
 def same_sequence(parsed: Sequence[str], expected: Sequence[str]) -> bool:
     """Exact, order-sensitive equality after C.4 normalisation."""
     return [normalize_text(x) for x in parsed] == [normalize_text(x) for x in expected]
+
+
+@register_reader
+class OrderedReader(FamilyReader):
+    """Ordered Collection: the primary rows of the playlist or queue, top to bottom."""
+
+    family = "ordered"
+    invalid_outcome: ClassVar = {"result": "invalid", "ordered_items": None}
+
+    def estimator_task(self, pair: EvalPair) -> dict[str, Any]:
+        from emukit.evaluate.pairs import state_probe_args
+
+        task = super().estimator_task(pair)
+        playlist = state_probe_args(pair).get("playlist")
+        if "playlist" not in task and playlist:
+            task["playlist"] = playlist
+        kinds = {b.outcome.get("collection_type") for b in pair.branches.values()}
+        if len(kinds) == 1 and None not in kinds:  # pair-shared: which collection the probe opens
+            task.setdefault("collection_type", kinds.pop())
+        return task
+
+    def target(self, outcome: Mapping[str, Any]) -> list[str]:
+        return list(super().target(outcome) or [])  # a copy; no items read as the empty sequence
+
+    def expected_context(self, outcome: Mapping[str, Any], sibling_outcome: Mapping[str, Any],
+                         state: Mapping[str, Any] | None, sibling_state: Mapping[str, Any] | None,
+                         known_items: list[str] | None) -> dict[str, Any]:
+        items: list[str] = []
+        for source in (outcome, sibling_outcome, state or {}, sibling_state or {}):
+            items.extend(str(i) for i in source.get("ordered_items") or [])
+        items.extend(known_items or [])
+        return {"expected_items": list(outcome.get("ordered_items") or []),
+                "sibling_items": list(sibling_outcome.get("ordered_items") or []),
+                "known_items": list(dict.fromkeys(items))}
+
+    def parse(self, evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutcome:
+        return parse_ordered(evidence, context)
+
+    def semantics(self, got: Mapping[str, Any], expected_outcome: Mapping[str, Any]) -> tuple[bool, str]:
+        want = self.target(expected_outcome)
+        seq = got.get("ordered_items")
+        sem = seq is not None and same_sequence(seq, want)
+        return sem, "sequence matches" if sem else f"read {seq!r}, expected {want!r}"

@@ -25,6 +25,10 @@ Open-folder probe (``probe="folder"``, ``folder`` = the device path opened):
 
 Artifact names are compared after C.4 normalisation by string containment. Offline self-containedness is a
 surface gate of both probes.
+
+The judge: SemCorrect when the parsed result is the branch's ``result`` (present or absent). The family's
+:class:`PersistentReader` also gives the pair's probe context (the tracked paths, probe kind and artifact:
+:func:`emukit.evaluate.pairs.persistent_context`) to the state interface and the estimator.
 """
 
 from __future__ import annotations
@@ -33,20 +37,25 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from emukit.evaluate.parsers.base import (
+    FamilyReader,
     ParsedOutcome,
     describe,
     has_keyboard,
     keyboard_rows,
     label_nodes,
     offline_check,
+    register_reader,
     require,
     text_nodes,
 )
 from emukit.evaluate.parsers.normalize import normalize_text
 from emukit.evaluate.visible import Evidence, EvidenceNode
+
+if TYPE_CHECKING:
+    from emukit.evaluate.pairs import EvalPair
 
 SHARED = "/storage/emulated/0"
 DOWNLOAD = SHARED + "/Download"
@@ -180,3 +189,33 @@ def _folder(ev: Evidence, target: str, folder: str, root_label: str | None = Non
     reason = (f"the target is listed in the folder ({len(hits)} row{'s' if len(hits) != 1 else ''})" if hits
               else "the target is not in the visible folder listing")
     return ParsedOutcome("persistent", _outcome(result, "folder", target), True, checks, reason, ev.source, details)
+
+
+@register_reader
+class PersistentReader(FamilyReader):
+    """Persistent Artifact: the probe context from the pair, present/absent from the Files surface."""
+
+    family = "persistent"
+    invalid_outcome: ClassVar = {"result": "invalid"}
+    judges_invalid = True  # an invalid reading is never the target, and the reason names it
+
+    def interface_context(self, pair: EvalPair) -> dict[str, Any]:
+        from emukit.evaluate.pairs import persistent_context
+
+        return persistent_context(pair)
+
+    def estimator_task(self, pair: EvalPair) -> dict[str, Any]:
+        return dict(self.interface_context(pair) or {})
+
+    def expected_context(self, outcome: Mapping[str, Any], sibling_outcome: Mapping[str, Any],
+                         state: Mapping[str, Any] | None, sibling_state: Mapping[str, Any] | None,
+                         known_items: list[str] | None) -> dict[str, Any]:
+        return {k: outcome.get(k) for k in ("target", "probe", "folder", "scope") if outcome.get(k) is not None}
+
+    def parse(self, evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutcome:
+        return parse_persistent(evidence, context)
+
+    def semantics(self, got: Mapping[str, Any], expected_outcome: Mapping[str, Any]) -> tuple[bool, str]:
+        want = self.target(expected_outcome)
+        return got.get("result") == want and want in ("present", "absent"), \
+            f"read {got.get('result')}, expected {want}"

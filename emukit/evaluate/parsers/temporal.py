@@ -27,18 +27,30 @@ Outcomes (``status``):
 Surface gates: the surface is a recognisable notification shade; its footer is visibly complete (at least
 one footer label visible and none present but clipped, occluded or outside the viewport); offline
 self-containedness.
+
+The judge: SemCorrect when the status is the branch's ``status`` and, for ``running`` (and ``paused``), the
+countdown lies in ``[r - 6, r]`` seconds, clipped at zero (:data:`COUNTDOWN_TOLERANCE_S`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from emukit.evaluate.parsers.base import ParsedOutcome, describe, label_nodes, offline_check
+from emukit.evaluate.parsers.base import (
+    FamilyReader,
+    ParsedOutcome,
+    describe,
+    label_nodes,
+    offline_check,
+    register_reader,
+)
 from emukit.evaluate.parsers.normalize import durations
 from emukit.evaluate.visible import Evidence, EvidenceNode
 
+#: Countdown tolerance of a running timer: the rendered remainder must lie in ``[r - 6, r]`` (clipped at 0).
+COUNTDOWN_TOLERANCE_S = 6
 STATUS_BAND = 0.10
 TIMES_UP = re.compile(r"\btime['’‘`´]?s up\b|\btimer expired\b")
 STOP = re.compile(r"^(stop|stop all|stop timer|dismiss timer)$")
@@ -142,3 +154,35 @@ def parse_temporal(evidence: Evidence, context: Mapping[str, Any] | None = None)
     if stop or timer_words:
         return result("invalid", "timer evidence without a readable timer state", valid=False)
     return result("none", "no timer-state evidence", None)
+
+
+def remaining_ok(parsed: int | None, target: int | None) -> bool:
+    """A read countdown within :data:`COUNTDOWN_TOLERANCE_S` below the target remainder (clipped at zero)."""
+    if parsed is None or target is None:
+        return False
+    return max(0, int(target) - COUNTDOWN_TOLERANCE_S) <= int(parsed) <= int(target)
+
+
+@register_reader
+class TemporalReader(FamilyReader):
+    """Temporal Deadline: the timer's status (and countdown) on the notification shade."""
+
+    family = "temporal"
+    invalid_outcome: ClassVar = {"status": "invalid", "remaining_seconds": None}
+
+    def expected_context(self, outcome: Mapping[str, Any], sibling_outcome: Mapping[str, Any],
+                         state: Mapping[str, Any] | None, sibling_state: Mapping[str, Any] | None,
+                         known_items: list[str] | None) -> dict[str, Any]:
+        return {"expected_status": outcome.get("status"), "expected_remaining": outcome.get("remaining_seconds")}
+
+    def parse(self, evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutcome:
+        return parse_temporal(evidence, context)
+
+    def semantics(self, got: Mapping[str, Any], expected_outcome: Mapping[str, Any]) -> tuple[bool, str]:
+        want = self.target(expected_outcome)
+        status = got.get("status")
+        sem = status == want
+        if sem and want in ("running", "paused"):
+            sem = remaining_ok(got.get("remaining_seconds"), expected_outcome.get("remaining_seconds"))
+        return sem, (f"read {status} ({got.get('remaining_seconds')} s), expected {want} "
+                     f"({expected_outcome.get('remaining_seconds')} s)")

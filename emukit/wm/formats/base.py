@@ -25,6 +25,7 @@ from PIL import Image
 
 from emukit.actions import KEY_NAMES, Action
 from emukit.errors import ConfigError
+from emukit.families import unit
 from emukit.plugins import Registry
 from emukit.wm.canonical import encode_png, png_data_url
 from emukit.wm.contracts import check_family, contract_for
@@ -97,6 +98,11 @@ def wait_seconds(action: Action) -> int | float | None:
         return None
     seconds = action.duration_ms / 1000
     return int(seconds) if seconds == int(seconds) else round(seconds, 3)
+
+
+def wait_opens_shade(family: str | None) -> bool:
+    """Whether ``family``'s shared wait ends by opening the notification shade (its unit says so)."""
+    return family is not None and unit(family).wait_opens_shade
 
 
 def key_name(action: Action) -> str:

@@ -35,6 +35,7 @@ from emukit.wm.formats.base import (
     require,
     swipe_direction,
     text_part,
+    wait_opens_shade,
     wait_seconds,
 )
 from emukit.wm.overlay import draw_action
@@ -113,7 +114,7 @@ class Code2WorldFormat(WorldModelFormat):
                                                                                        "key": name}
         if t == "wait":
             seconds = wait_seconds(action)
-            kind = "wait_then_open_notification_shade" if family == "temporal" else "wait"
+            kind = "wait_then_open_notification_shade" if wait_opens_shade(family) else "wait"
             return {"action_type": kind} if seconds is None else {"action_type": kind, "duration_seconds": seconds}
         if t == "open_app":  # AndroidWorld's own action JSON for it
             require(action, "text")
@@ -141,7 +142,7 @@ class Code2WorldFormat(WorldModelFormat):
                     "keyboard_enter": "Press Enter."}.get(data["action_type"], f"Press the {data.get('key')} key.")
         seconds = data.get("duration_seconds")
         wait = "Wait" if seconds is None else f"Wait {seconds} seconds"
-        return f"{wait}, then open the notification shade." if family == "temporal" else f"{wait}."
+        return f"{wait}, then open the notification shade." if wait_opens_shade(family) else f"{wait}."
 
     def action_payload(self, action: Action, screen_size: ScreenSize, *,
                        family: str | None = None) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from emukit.wm.formats.base import (
     require,
     swipe_direction,
     text_part,
+    wait_opens_shade,
     wait_seconds,
 )
 
@@ -116,7 +117,7 @@ class GWorldFormat(WorldModelFormat):
             return {"action": _KEY_ACTIONS[name]} if name in _KEY_ACTIONS else {"action": "KEY", "key": name}
         if t == "wait":
             seconds = wait_seconds(action)
-            kind = "WAIT_THEN_OPEN_NOTIFICATION_SHADE" if family == "temporal" else "WAIT"
+            kind = "WAIT_THEN_OPEN_NOTIFICATION_SHADE" if wait_opens_shade(family) else "WAIT"
             return {"action": kind} if seconds is None else {"action": kind, "duration_seconds": seconds}
         if t == "open_app":
             require(action, "text")

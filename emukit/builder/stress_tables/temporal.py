@@ -41,6 +41,7 @@ from emukit.builder.stress_model import (
     Move,
     Step,
 )
+from emukit.builder.stress_tables import register_table
 
 
 def _sel(name: str, **fmt: Any) -> dict[str, Any]:
@@ -120,8 +121,8 @@ _HIGH = (
     _via_shade("label_cancel", LABEL, _tap(**_sel("label_input")), DIALOG_CANCEL),
 )
 
-TEMPORAL_TABLE = FamilyTable(
+TEMPORAL_TABLE = register_table(FamilyTable(
     family="temporal",
     neutral=(*SYSTEM_NEUTRAL, *_TAB_ROUND_TRIPS),
     levels={"low": SYSTEM_NEUTRAL, "medium": _MEDIUM, "high": _HIGH},
-)
+))
