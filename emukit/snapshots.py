@@ -17,6 +17,7 @@ import hashlib
 import json
 import shlex
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,17 @@ def _fill(size: int, seed: str) -> bytes:
     return (block * (size // len(block) + 1))[:size]
 
 
+@contextlib.contextmanager
+def console_of(driver: Driver, console: ConsoleClient | None = None) -> Iterator[ConsoleClient]:
+    """``console`` when the caller holds one (a :class:`emukit.workers.DeviceContext` keeps its device's
+    connection open), else a connection to the driver's device for this block only."""
+    if console is not None:
+        yield console
+        return
+    with ConsoleClient.for_serial(driver.serial) as fresh:
+        yield fresh
+
+
 def prepare_device(driver: Driver, anchor: dt.datetime) -> None:
     """Post-boot setup shared by every kind of device (root, animations off, automatic time off, 24-hour
     clock, time pinned to ``anchor``): :func:`emukit.device.boot.post_boot_setup`."""
@@ -134,14 +146,14 @@ def prepare_device(driver: Driver, anchor: dt.datetime) -> None:
     post_boot_setup(AdbServer(driver.adb_port), driver.serial, PostBootConfig(clock_anchor=anchor))
 
 
-def save_clean(driver: Driver, *, force: bool = False) -> bool:
+def save_clean(driver: Driver, *, force: bool = False, console: ConsoleClient | None = None) -> bool:
     """Save the device's present state as its clean snapshot unless it has one; True when saved now.
 
     Refused (``ConfigError``) on a device that already holds base snapshots but no clean one: its present
     state is whatever the last pair left, not a clean one. Such a device (set up before clean snapshots
     existed) is wiped and set up again (``emukit avd setup``), or, when its owner knows its state is clean,
     given one with ``emukit snapshots save-clean --force`` (``force``: save over any clean snapshot too)."""
-    with ConsoleClient.for_serial(driver.serial) as console:
+    with console_of(driver, console) as console:
         present = console.snapshot_list()
         if CLEAN_SNAPSHOT in present and not force:
             return False
@@ -156,11 +168,11 @@ def save_clean(driver: Driver, *, force: bool = False) -> bool:
     return True
 
 
-def load_clean(driver: Driver, timeout: float = 60.0) -> None:
+def load_clean(driver: Driver, timeout: float = 60.0, *, console: ConsoleClient | None = None) -> None:
     """Load the clean snapshot (saving it first on a device that has none: :func:`save_clean`) and wait
     until the device answers again."""
-    save_clean(driver)
-    _load_and_wait(driver, CLEAN_SNAPSHOT, timeout)
+    save_clean(driver, console=console)
+    _load_and_wait(driver, CLEAN_SNAPSHOT, timeout, console)
 
 
 def spec_digest(spec: SnapshotSpec) -> str:
@@ -169,12 +181,12 @@ def spec_digest(spec: SnapshotSpec) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
-def build_snapshot(driver: Driver, spec: SnapshotSpec) -> dict[str, Any]:
+def build_snapshot(driver: Driver, spec: SnapshotSpec, *, console: ConsoleClient | None = None) -> dict[str, Any]:
     """Build ``spec`` on the device from its clean snapshot and save it as a console snapshot; returns its
     fingerprint."""
     from emukit.apps.registry import profile_for
 
-    load_clean(driver)
+    load_clean(driver, console=console)
     prepare_device(driver, spec.time_anchor)
     script = [f"am force-stop {shlex.quote(p)}" for p in spec.clear_apps]
     script += [f"pm clear {shlex.quote(p)}" for p in spec.clear_apps]
@@ -208,7 +220,7 @@ def build_snapshot(driver: Driver, spec: SnapshotSpec) -> dict[str, Any]:
     else:
         driver.home()
     driver.wait_stable()
-    with ConsoleClient.for_serial(driver.serial) as console:
+    with console_of(driver, console) as console:
         console.snapshot_save(spec.name)
     return {**fingerprint(driver), "spec": spec_digest(spec)}
 
@@ -274,7 +286,8 @@ def fingerprint_differences(expected: dict[str, Any], actual: dict[str, Any]) ->
     return out
 
 
-def verify_snapshot(driver: Driver, name: str, data_dir: Path) -> tuple[bool, dict[str, Any], dict[str, Any]]:
+def verify_snapshot(driver: Driver, name: str, data_dir: Path, *,
+                    console: ConsoleClient | None = None) -> tuple[bool, dict[str, Any], dict[str, Any]]:
     """Load ``name`` and compare its fingerprint with the one recorded at build time
     (:func:`fingerprint_differences`)."""
 
@@ -282,23 +295,24 @@ def verify_snapshot(driver: Driver, name: str, data_dir: Path) -> tuple[bool, di
     if not path.exists():
         raise ConfigError(f"{path}: no recorded fingerprint; build the snapshot with `emukit snapshots build {name}`")
     expected = json.loads(path.read_text())
-    load_base(driver, name)
+    load_base(driver, name, console=console)
     actual = {**fingerprint(driver), "spec": spec_digest(load_spec(name))}
     return not fingerprint_differences(expected, actual), expected, actual
 
 
-def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str | None = None) -> None:
+def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str | None = None,
+              console: ConsoleClient | None = None) -> None:
     """Load the base snapshot, wait until the device answers again, then re-root and re-pin the clock to
     the snapshot's time anchor when the load did not restore them (a real emulator's load can roll the guest
     clock back and restores adbd's user). ``spec``: the snapshot spec that holds the time anchor, for
     snapshots saved on top of a base (a task's initial state); default ``snapshot`` itself."""
-    _load_and_wait(driver, snapshot, timeout)
+    _load_and_wait(driver, snapshot, timeout, console)
     _repin(driver, spec or snapshot)
 
 
-def _load_and_wait(driver: Driver, snapshot: str, timeout: float) -> None:
+def _load_and_wait(driver: Driver, snapshot: str, timeout: float, console: ConsoleClient | None = None) -> None:
     """Load ``snapshot`` through the console and poll until the device answers a shell command again."""
-    with ConsoleClient.for_serial(driver.serial) as console:
+    with console_of(driver, console) as console:
         console.snapshot_load(snapshot)
     deadline = time.monotonic() + timeout
     while True:
@@ -328,9 +342,9 @@ def _anchor(snapshot: str) -> dt.datetime:
     return _ANCHORS[snapshot]
 
 
-def ensure_snapshot(driver: Driver, name: str, data_dir: Path) -> None:
+def ensure_snapshot(driver: Driver, name: str, data_dir: Path, *, console: ConsoleClient | None = None) -> None:
     """Build the base snapshot on this device unless it already has it."""
-    with ConsoleClient.for_serial(driver.serial) as console:
+    with console_of(driver, console) as console:
         present = name in console.snapshot_list()
     if not present:
-        save_fingerprint(data_dir, driver.serial, name, build_snapshot(driver, load_spec(name)))
+        save_fingerprint(data_dir, driver.serial, name, build_snapshot(driver, load_spec(name), console=console))

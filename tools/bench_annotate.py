@@ -33,9 +33,9 @@ def main() -> int:
     os.environ["ANDROID_ADB_SERVER_PORT"] = "0"
     from emukit.annotate import AnnotateApp, start_server
     from emukit.device.adbserver import free_port
-    from emukit.device.select import one_device
     from emukit.tasks.files import load_task, save_task
     from emukit.tasks.schema import Provenance
+    from emukit.workers import one_device
 
     os.environ["ANDROID_ADB_SERVER_PORT"] = str(free_port())
     shipped = load_task(ROOT / "tasks" / "code_to_new_note_01.yaml")
@@ -44,9 +44,8 @@ def main() -> int:
     task = load_task(folder / "bench_task.yaml")
     fields = {"type", "x", "y", "x2", "y2", "text", "key", "duration_ms"}
     samples: dict[str, list[float]] = {"action": [], "poll": [], "review": [], "undo 1 (replays the rest)": []}
-    with one_device(None, home / "data") as driver:
-        app = AnnotateApp(driver, task, tasks_folder=folder, annotator="bench", data_dir=home / "data",
-                          poll_interval_s=0.0)
+    with one_device(None, home / "data") as device:
+        app = AnnotateApp(device, task, tasks_folder=folder, annotator="bench", poll_interval_s=0.0)
         app.start()
         server, _ = start_server(app)
         headers = {"Content-Type": "application/json", "X-Emukit-Tab": "bench"}

@@ -35,9 +35,10 @@ def main() -> int:
 
     port = free_port()
     os.environ["ANDROID_ADB_SERVER_PORT"] = str(port)
-    from emukit.builder.run import BuildOptions, build_pairs, default_device_count
+    from emukit.builder.run import BuildOptions, build_pairs
     from emukit.device.adbserver import AdbServer
     from emukit.templates import load_templates
+    from emukit.workers import default_device_count
 
     devices = args.devices or default_device_count()
     options = BuildOptions(templates=load_templates(family=args.family), count_per_family=args.count,

@@ -36,13 +36,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from emukit.actions import Action, ActionType
 from emukit.atomicio import write_atomic
-from emukit.device.driver import Driver
 from emukit.errors import ConfigError, EmukitError
 from emukit.images import png_size
 from emukit.tasks import annotations as notes
 from emukit.tasks.files import save_task, screens_dir
 from emukit.tasks.schema import Task
 from emukit.tasks.session import TaskSession
+from emukit.workers import DeviceContext
 
 if TYPE_CHECKING:
     from emukit.annotate.queue import TaskQueue
@@ -146,16 +146,16 @@ class AnnotateApp:
     """Tasks on one device for one annotator: perform actions, undo, restart, save the initial state, review
     the run, save it as an annotation (verified or rejected), accept an annotation as canonical and, with a
     ``queue``, move on to the next task. ``tasks_folder`` is where the first task's file (``screens/``,
-    ``annotations/``) is written (queued tasks: their own folder); ``data_dir`` where a base snapshot's
-    fingerprint goes when a reset has to build that snapshot."""
+    ``annotations/``) is written (queued tasks: their own folder); a base snapshot a reset has to build records
+    its fingerprint under the device context's ``data_dir``."""
 
-    def __init__(self, driver: Driver, task: Task, *, tasks_folder: Path, annotator: str,
-                 data_dir: Path | None = None, poll_interval_s: float = 0.8, queue: TaskQueue | None = None) -> None:
+    def __init__(self, device: DeviceContext, task: Task, *, tasks_folder: Path, annotator: str,
+                 poll_interval_s: float = 0.8, queue: TaskQueue | None = None) -> None:
         if not annotator.strip():
             raise ApiError(400, "the annotator name must not be empty")
-        self.driver = driver
-        self.data_dir = data_dir
-        self.session = TaskSession(driver, task, data_dir=data_dir)
+        self.device = device
+        self.driver = device.driver
+        self.session = TaskSession(device, task)
         self.folder = Path(tasks_folder)
         self.annotator = annotator.strip()
         self.poll_interval_s = poll_interval_s
@@ -441,7 +441,7 @@ class AnnotateApp:
             task = self.queue.next_task(after=self.task.id)
             if task is None:
                 raise self._refuse(409, f"nothing left in the queue: {self.queue.summary()}")
-            self.session = TaskSession(self.driver, task, data_dir=self.data_dir)
+            self.session = TaskSession(self.device, task)
             self.folder = Path(task.source_path).parent
             self.task_token = secrets.token_urlsafe(12)
             self._load_annotations()

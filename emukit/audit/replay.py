@@ -31,21 +31,13 @@ from emukit.actions import Action
 from emukit.audit.devicejobs import run_on_devices
 from emukit.builder.outcomes import read_outcome
 from emukit.builder.steps import StepRunner
-from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.evaluate.pairs import PairLoadError, parse_action
 from emukit.hashing import artifact_sha
 from emukit.jsonl import read_objects
 from emukit.probes import probe
-from emukit.snapshots import (
-    CONTENT_KEYS,
-    ensure_snapshot,
-    fingerprint,
-    fingerprint_differences,
-    load_base,
-    load_spec,
-    spec_digest,
-)
+from emukit.snapshots import CONTENT_KEYS, fingerprint_differences
+from emukit.workers import DeviceContext
 
 BRANCHES = ("A", "B")
 
@@ -213,16 +205,16 @@ def _compare(replay: BranchReplay, observed: list[tuple[str, tuple[str, str], tu
                                "replayed)")
 
 
-def base_differences(driver: Driver, branch: ExportedBranch,
+def base_differences(device: DeviceContext, branch: ExportedBranch,
                      checked: dict[tuple[str, str], list[str]] | None = None) -> list[str]:
-    """The content-fingerprint keys in which the base snapshot just loaded on ``driver`` differs from the one
+    """The content-fingerprint keys in which the base snapshot just loaded on ``device`` differs from the one
     the export records, measured on the device (a snapshot built here, or one the device already had: an
     AVD keeps its bases). A snapshot load restores the same content every time, so ``checked`` keeps the
     answer per (device, snapshot)."""
-    key = (driver.serial, branch.base_snapshot)
+    key = (device.serial, branch.base_snapshot)
     if checked is not None and key in checked:
         return checked[key]
-    actual = {**fingerprint(driver), "spec": spec_digest(load_spec(branch.base_snapshot))}
+    actual = device.measured_fingerprint(branch.base_snapshot)
     expected = {k: branch.base_fingerprint.get(k) for k in CONTENT_KEYS}
     found = fingerprint_differences(expected, {k: actual.get(k) for k in CONTENT_KEYS})
     if checked is not None:
@@ -230,20 +222,21 @@ def base_differences(driver: Driver, branch: ExportedBranch,
     return found
 
 
-def replay_branch(driver: Driver, branch: ExportedBranch, data_dir: Path, *, semantic_only: bool = False,
+def replay_branch(device: DeviceContext, branch: ExportedBranch, *, semantic_only: bool = False,
                   checked: dict[tuple[str, str], list[str]] | None = None) -> BranchReplay:
-    """Run one exported branch again on ``driver`` (see the module docstring); ``checked``: base snapshots
+    """Run one exported branch again on ``device`` (see the module docstring); ``checked``: base snapshots
     already compared (:func:`base_differences`)."""
     from emukit.tasks.session import perform
 
-    replay = BranchReplay(branch, driver.serial)
+    driver = device.driver
+    replay = BranchReplay(branch, device.serial)
     t0 = time.monotonic()
     observed: list[tuple[str, tuple[str, str], tuple[str, str]]] = []
     try:
-        ensure_snapshot(driver, branch.base_snapshot, data_dir)
-        load_base(driver, branch.base_snapshot)
+        device.ensure_snapshot(branch.base_snapshot)
+        device.load_base(branch.base_snapshot)
         if branch.base_fingerprint:
-            for problem in base_differences(driver, branch, checked):
+            for problem in base_differences(device, branch, checked):
                 replay.problems.append(f"base snapshot {branch.base_snapshot}: {problem}")
         runner = StepRunner(driver, f"{branch.key} hidden_setup")
         runner.run(branch.hidden_setup, setup=True)
@@ -285,8 +278,8 @@ def audit_replay(export: Path, *, data_dir: Path, pairs: list[str] | None = None
 
     checked: dict[tuple[str, str], list[str]] = {}  # (serial, snapshot) -> differences; one device per thread
 
-    def work(driver: Driver, branch: ExportedBranch) -> BranchReplay:
-        return replay_branch(driver, branch, Path(data_dir), semantic_only=semantic_only, checked=checked)
+    def work(device: DeviceContext, branch: ExportedBranch) -> BranchReplay:
+        return replay_branch(device, branch, semantic_only=semantic_only, checked=checked)
 
     run = run_on_devices(branches, work, data_dir=Path(data_dir), devices=devices, serials=serials,
                          adb_port=adb_port, vdevice_mode=vdevice_mode, failed=lambda r: bool(r.problems),

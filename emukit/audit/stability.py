@@ -20,14 +20,13 @@ from emukit.audit.devicejobs import run_on_devices
 from emukit.audit.release import TemplateResolver
 from emukit.builder.pair import Artifacts, PairContext, Rejected, run_branch
 from emukit.builder.validate import validate_branch
-from emukit.device.driver import Driver
 from emukit.errors import DeviceError, EmukitError
 from emukit.families import selected
 from emukit.records import PairRecord
-from emukit.snapshots import ensure_snapshot
 from emukit.store import Store
 from emukit.templates.sampler import substitute
 from emukit.templates.schema import Template
+from emukit.workers import DeviceContext
 
 
 def select_pairs(store: Store, *, per_template: int = 1, family: str | None = None,
@@ -94,16 +93,16 @@ class StabilityReport:
             b.ok and len(b.replays) == self.repeats for b in self.branches)
 
 
-def replay_branch(driver: Driver, pair: PairRecord, template: Template, branch: str, repeat: int,
-                  data_dir: Path) -> Replay:
+def replay_branch(device: DeviceContext, pair: PairRecord, template: Template, branch: str,
+                  repeat: int) -> Replay:
     """One fresh controlled execution of a stored branch, compared with what was stored."""
     stored = pair.branches[branch]  # type: ignore[index]
-    replay = Replay(repeat, driver.serial)
+    replay = Replay(repeat, device.serial)
     t0 = time.monotonic()
     try:
-        ensure_snapshot(driver, template.base_snapshot, data_dir)
+        device.ensure_snapshot(template.base_snapshot)
         ctx = PairContext(template, pair.params, pair.seed, 0, pair.attempt, roles=dict(pair.roles))
-        got = run_branch(driver, ctx, branch, Artifacts(), pair.padding.get(branch, 0))  # type: ignore[call-overload]
+        got = run_branch(device, ctx, branch, Artifacts(), pair.padding.get(branch, 0))  # type: ignore[call-overload]
     except Rejected as exc:
         replay.problems.append(f"rejected: {exc}")
         return replay
@@ -163,9 +162,9 @@ def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repe
     if not jobs:
         return report
 
-    def work(driver: Driver, job: tuple[BranchStability, Template, int]) -> Replay:
+    def work(device: DeviceContext, job: tuple[BranchStability, Template, int]) -> Replay:
         entry, template, r = job
-        return replay_branch(driver, entry.pair, template, entry.branch, r, Path(data_dir))
+        return replay_branch(device, entry.pair, template, entry.branch, r)
 
     def done(job: tuple[BranchStability, Template, int], replay: Replay) -> None:
         entry = job[0]

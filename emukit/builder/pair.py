@@ -4,7 +4,6 @@ outcome, and check the five acceptance criteria of seed 002 Appendix C.1.2."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import time
@@ -25,11 +24,11 @@ from emukit.records import (
     Validation,
     WarpRecord,
 )
-from emukit.snapshots import load_base
 from emukit.templates.sampler import substitute
 from emukit.templates.schema import Template
 from emukit.timewarp import warp
 from emukit.wm import FORMATS, get_format, request_hash
+from emukit.workers import DeviceContext, device_usable  # noqa: F401 - device_usable: for callers of this module
 
 # the notification shade pulled down after a wait: from the top of the status bar to 7/12 of the screen's
 # height, in the middle (percentages of the screen; 540,10 -> 540,1400 on a 1080x2400 screen)
@@ -124,17 +123,6 @@ def branch_roles(template: str, seed: int, slot: int) -> dict[str, str]:
     return dict(SWAPPED if (slot % 2) ^ coin else IDENTITY)
 
 
-def device_usable(driver: Driver, timeout: float = 5.0) -> bool:
-    """True when the device answers a shell command within ``timeout`` (after a transient drop too)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(DeviceError, OSError):
-            if driver.shell("echo ok", timeout=2).text.strip() == "ok":
-                return True
-        time.sleep(0.1)
-    return False
-
-
 def _resolve_shared(driver: Driver, ctx: PairContext) -> tuple[Action, float]:
     """The concrete shared action on this branch (selectors resolved on the boundary screen)."""
     spec = ctx.sub(ctx.template.shared_action.model_dump(exclude_none=True))
@@ -177,7 +165,7 @@ def _execute_shared(driver: Driver, action: Action, seconds: float) -> tuple[War
     return record, steps
 
 
-def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts, pad: int = 0, *,
+def run_branch(device: DeviceContext, ctx: PairContext, name: str, artifacts: Artifacts, pad: int = 0, *,
                pad_to: int | None = None) -> BranchRecord:
     """Execute one branch from the base snapshot up to the shared action's outcome. Between the branch's
     own steps and the convergence steps come ``pad`` neutral moves (:data:`NEUTRAL_MOVE`), or with
@@ -188,9 +176,10 @@ def run_branch(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts
     from emukit.builder.steps import StepRunner
 
     t = ctx.template
+    driver = device.driver
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    load_base(driver, t.base_snapshot)
+    device.load_base(t.base_snapshot)
     timings["snapshot_load"] = (time.perf_counter() - t0) * 1000
     role = ctx.roles[name]
     runner = StepRunner(driver, f"{t.source_path}: {role}" + (f" (recorded as {name})" if role != name else ""))
@@ -273,7 +262,7 @@ _LONGER: dict[str, str] = {}
 _DELTA: dict[str, int] = {}
 
 
-def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchRecord], Artifacts]:
+def run_branches(device: DeviceContext, ctx: PairContext) -> tuple[dict[str, BranchRecord], Artifacts]:
     """The device part of an attempt: both branches from the base snapshot, the shorter one padded with
     neutral moves just before its convergence steps up to the longer one's length (so history length says
     nothing about the outcome: docs/building.md, "No label shortcuts"); raises :class:`Rejected` when an
@@ -288,31 +277,31 @@ def run_branches(driver: Driver, ctx: PairContext) -> tuple[dict[str, BranchReco
     longer_role = _LONGER.get(name, "A")
     first = next(n for n, r in ctx.roles.items() if r == longer_role)
     second = "B" if first == "A" else "A"
-    branches = {first: _run_guarded(driver, ctx, first, artifacts, 0)}
+    branches = {first: _run_guarded(device, ctx, first, artifacts, 0)}
     n_first = ctx.branch_steps[first]
     if ctx.template.converge:  # the second pads itself just before converging
-        branches[second] = _run_guarded(driver, ctx, second, artifacts, pad_to=n_first)
+        branches[second] = _run_guarded(device, ctx, second, artifacts, pad_to=n_first)
         natural = ctx.branch_steps[second] - ctx.padding[second]
         if natural > n_first:  # the first was the shorter one: run it again, padded
             _LONGER[name] = ctx.roles[second]
-            branches[first] = _run_guarded(driver, ctx, first, artifacts, pad_to=natural)
+            branches[first] = _run_guarded(device, ctx, first, artifacts, pad_to=natural)
     else:  # padding comes first: guess it from the difference measured last time, run again if wrong
         guess = _DELTA.get(name, 0)
-        branches[second] = _run_guarded(driver, ctx, second, artifacts, guess)
+        branches[second] = _run_guarded(device, ctx, second, artifacts, guess)
         natural = ctx.branch_steps[second] - guess
         if natural <= n_first:
             _DELTA[name] = n_first - natural
             if n_first - natural != guess:
-                branches[second] = _run_guarded(driver, ctx, second, artifacts, n_first - natural)
+                branches[second] = _run_guarded(device, ctx, second, artifacts, n_first - natural)
         else:  # the second is the longer: unpadded, and the first padded to it
             _LONGER[name], _DELTA[name] = ctx.roles[second], natural - n_first
             if guess:
-                branches[second] = _run_guarded(driver, ctx, second, artifacts, 0)
-            branches[first] = _run_guarded(driver, ctx, first, artifacts, natural - n_first)
+                branches[second] = _run_guarded(device, ctx, second, artifacts, 0)
+            branches[first] = _run_guarded(device, ctx, first, artifacts, natural - n_first)
     lengths = {n: len(b.history) for n, b in branches.items()}
     if lengths["A"] != lengths["B"]:  # the convergence recorded different numbers of steps (a scroll back)
         short = min(lengths, key=lambda n: lengths[n])
-        branches[short] = _run_guarded(driver, ctx, short, artifacts,
+        branches[short] = _run_guarded(device, ctx, short, artifacts,
                                        ctx.padding[short] + abs(lengths["A"] - lengths["B"]))
         lengths = {n: len(b.history) for n, b in branches.items()}
     if lengths["A"] != lengths["B"]:
@@ -331,19 +320,19 @@ def _observations(branches: Any) -> set[str]:
     return shas
 
 
-def _run_guarded(driver: Driver, ctx: PairContext, name: str, artifacts: Artifacts, pad: int = 0, *,
+def _run_guarded(device: DeviceContext, ctx: PairContext, name: str, artifacts: Artifacts, pad: int = 0, *,
                  pad_to: int | None = None) -> BranchRecord:
     """:func:`run_branch`, with a device error turned into the rejection it stands for."""
     try:
-        return run_branch(driver, ctx, name, artifacts, pad, pad_to=pad_to)
+        return run_branch(device, ctx, name, artifacts, pad, pad_to=pad_to)
     except (Rejected, DeadlinePassed):
         raise  # a deadline that passed is the device not answering: the caller gives the device up
     except DeviceError as exc:
         # an action that could not be done on a working device (a fault, a crashed app, a missing
         # element) is retried with the next attempt; a device that stopped answering is replaced
-        if device_usable(driver):
+        if device.usable():
             raise Rejected("action_failed", f"branch {name}: {exc}") from exc
-        raise Rejected("device_error", f"branch {name}: {driver.serial} stopped answering: {exc}") from exc
+        raise Rejected("device_error", f"branch {name}: {device.serial} stopped answering: {exc}") from exc
 
 
 def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts: Artifacts,
@@ -391,7 +380,7 @@ def pair_entity(ctx: PairContext) -> dict[str, Any]:
             "outcome_probe": ctx.sub(t.outcome.model_dump(exclude_none=True))}
 
 
-def build_pair(driver: Driver, ctx: PairContext) -> tuple[PairRecord, Artifacts]:
-    """Run both branches on ``driver``; return the verified pair or raise :class:`Rejected`."""
-    branches, artifacts = run_branches(driver, ctx)
-    return assemble_pair(ctx, branches, artifacts, driver.serial), artifacts
+def build_pair(device: DeviceContext, ctx: PairContext) -> tuple[PairRecord, Artifacts]:
+    """Run both branches on ``device``; return the verified pair or raise :class:`Rejected`."""
+    branches, artifacts = run_branches(device, ctx)
+    return assemble_pair(ctx, branches, artifacts, device.serial), artifacts

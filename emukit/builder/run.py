@@ -9,7 +9,6 @@ store's work key (template, seed, slot) makes every pair land once, so a rerun o
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import Counter, defaultdict
@@ -27,15 +26,13 @@ from emukit.builder.pair import (
 )
 from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
-from emukit.device.driver import Driver
-from emukit.device.launcher import DeviceLauncher
 from emukit.device.pool import DevicePool
 from emukit.errors import ConfigError, DeviceError
 from emukit.records import Rejection
-from emukit.snapshots import content_fingerprint, ensure_snapshot
 from emukit.store import Store
 from emukit.templates.sampler import rng_for, sample_params
 from emukit.templates.schema import Template
+from emukit.workers import DeviceContext, DeviceRequest, WorkerPool, close_pool, make_pool
 
 ALLOCATIONS = ("even", "table6")
 
@@ -97,46 +94,6 @@ class TemplateProgress:
         return 4 * self.wanted + 8
 
 
-class AttachedLauncher(DeviceLauncher):
-    """A device that is already running (a real emulator or a device started elsewhere): health checks
-    only; emukit neither launches nor relaunches it."""
-
-    kind = "attached"
-
-    def __init__(self, serial: str, server: AdbServer, claim=None) -> None:
-        super().__init__(server, max_attempts=1, restart_adb_on_failure=False)
-        self._serial = serial
-        self.claim = claim  # this command's SerialClaim on the device, released by close()
-
-    @property
-    def serial(self) -> str:
-        return self._serial
-
-    def _launch_impl(self) -> None:
-        if self.server.state(self._serial) != "device":
-            raise DeviceError(f"{self._serial} is not attached (adb state {self.server.state(self._serial)!r})")
-
-    def _stop_impl(self) -> None:
-        """Attached devices are left running."""
-
-    def _alive(self) -> bool:
-        return self.server.state(self._serial) == "device"
-
-    def log_tail(self, lines: int = 40) -> str:
-        return ""
-
-    def launch(self) -> str:
-        self._launch_impl()
-        self.running = True
-        return self._serial
-
-    def close(self) -> None:
-        """The run is over: let other emukit commands use the device."""
-        if self.claim is not None:
-            self.claim.release()
-            self.claim = None
-
-
 @dataclass
 class BuildOptions:
     templates: list[Template]
@@ -155,6 +112,12 @@ class BuildOptions:
     artifacts_dir: Path | None = None  # artifact root (default $EMUKIT_ARTIFACTS, else DATA_DIR/artifacts)
     share_work: bool | None = None  # take work from the store's job queue (default: when the store is PostgreSQL)
     queue_heartbeat_s: float = 30.0  # a sharing builder silent this long loses its jobs to the others
+
+
+    def device_request(self) -> DeviceRequest:
+        """The devices this build asked for."""
+        return DeviceRequest(data_dir=self.data_dir, devices=self.devices, serials=list(self.serials),
+                             vdevice_mode=self.vdevice_mode, vdevice_screen=self.vdevice_screen)
 
 
 SNAPSHOT_TIMEOUT_FACTOR = 5  # building a base snapshot may take this many attempt timeouts
@@ -223,7 +186,7 @@ class PairRunner:
         """A line about how this runner gets its work, for the build's notes (None: nothing to say)."""
         return None
 
-    def _run_on_device(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int
+    def _run_on_device(self, device: DeviceContext, tp: TemplateProgress, slot: int, attempt: int
                        ) -> tuple[PairContext, dict, Artifacts] | None:
         """The device part of one attempt (base snapshot, both branches): what the host part needs, or None
         when the attempt was rejected on the device (recorded). Raises DeviceError (recorded too) when the
@@ -233,12 +196,13 @@ class PairRunner:
         params = sample_params(t, rng_for(t.name, seed, slot, attempt))
         ctx = PairContext(t, params, seed, slot, attempt, roles=branch_roles(t.name, seed, slot))
         limit = self.options.attempt_timeout_s
+        driver = device.driver
         try:
             with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * limit, f"base snapshot {t.base_snapshot}"):
-                ensure_snapshot(driver, t.base_snapshot, self.options.data_dir)
-            ctx.base_fingerprint = content_fingerprint(self.options.data_dir, driver.serial, t.base_snapshot)
+                device.ensure_snapshot(t.base_snapshot)
+            ctx.base_fingerprint = device.built_fingerprint(t.base_snapshot)
             with driver.deadline(limit, f"{t.name} slot {slot} attempt {attempt}"):
-                branches, artifacts = run_branches(driver, ctx)
+                branches, artifacts = run_branches(device, ctx)
         except DeadlinePassed as exc:  # not answering in time: a rejection naming device and step
             rej = Rejected("device_timeout", str(exc))
             self._reject(tp, slot, ctx, rej, driver.serial)
@@ -250,15 +214,15 @@ class PairRunner:
             return None
         return ctx, branches, artifacts
 
-    def _attempt(self, driver: Driver, tp: TemplateProgress, slot: int, attempt: int) -> bool:
+    def _attempt(self, device: DeviceContext, tp: TemplateProgress, slot: int, attempt: int) -> bool:
         """Run the device part of one attempt and hand the rest to the finisher; True when the finisher now
         owns the slot (it releases it), False when the attempt ended here (rejected on the device)."""
-        ran = self._run_on_device(driver, tp, slot, attempt)
+        ran = self._run_on_device(device, tp, slot, attempt)
         if ran is None:
             return False
         self._finishing.acquire()  # back-pressure: a few finished attempts wait at most
         try:
-            self._finisher.submit(self._finish, tp, slot, *ran, driver.serial)
+            self._finisher.submit(self._finish, tp, slot, *ran, device.serial)
         except BaseException:
             self._finishing.release()
             raise
@@ -319,127 +283,31 @@ class PairRunner:
             tp.in_flight.discard(slot)
             self.changed.notify_all()
 
-    def worker(self, pool: DevicePool) -> None:
-        # one driver per device for the worker's life: its uiautomator2 session and kept-alive RPC stream
-        # carry over from pair to pair (a device marked unhealthy gets a new driver)
-        drivers: dict[str, Driver] = {}
+    def _work(self, device: DeviceContext, work: tuple[TemplateProgress, int, int]) -> None:
+        """One attempt at a slot on a leased device (the worker pool's job); the slot is released here unless
+        the finisher took it over."""
+        tp, slot, attempt = work
+        handed_over = False
         try:
-            while True:
-                work = self._next_work()
-                if work is None:
-                    return
-                tp, slot, attempt = work
-                handed_over = False
-                try:
-                    with pool.lease() as lease:
-                        driver = drivers.get(lease.serial)
-                        if driver is None:
-                            driver = drivers[lease.serial] = Driver(lease.serial, self.options.adb_port,
-                                                                    default_timeout=10)
-                        try:
-                            handed_over = self._attempt(driver, tp, slot, attempt)
-                        except DeviceError as exc:
-                            lease.mark_unhealthy(str(exc)[:200])
-                            drivers.pop(lease.serial).close()
-                except DeviceError as exc:  # the pool could not give a device
-                    with self.lock:
-                        self.errors.append(f"device pool: {exc}")
-                    return
-                finally:
-                    if not handed_over:
-                        self._release(tp, slot)
+            handed_over = self._attempt(device, tp, slot, attempt)
         finally:
-            for driver in drivers.values():
-                driver.close()
+            if not handed_over:
+                self._release(tp, slot)
+
+    def _pool_failed(self, exc: DeviceError) -> None:
+        with self.lock:
+            self.errors.append(f"device pool: {exc}")
 
     def run(self, pool: DevicePool, workers: int) -> None:
         # devices run branches; one finisher thread checks and stores finished attempts meanwhile
         self._finisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pair-finisher")
         self._finishing = threading.BoundedSemaphore(2 * workers)
-        threads = [threading.Thread(target=self.worker, args=(pool,), name=f"pair-worker-{i}", daemon=True)
-                   for i in range(workers)]
         try:
-            for th in threads:
-                th.start()
-            for th in threads:
-                th.join()
+            WorkerPool(pool, workers, adb_port=self.options.adb_port, data_dir=self.options.data_dir,
+                       name="pair-worker", on_pool_error=self._pool_failed,
+                       abandon=lambda work: self._release(work[0], work[1])).run(self._next_work, self._work)
         finally:
             self._finisher.shutdown(wait=True)
-
-
-def default_device_count() -> int:
-    """Embedded virtual devices started when none is given or attached: one more than the CPU cores (a
-    device waits for the host part of its attempts and for adb round trips about a third of the time), at
-    least 2 and at most 8."""
-    return max(2, min(8, (os.cpu_count() or 1) + 1))
-
-
-def _note_to_stderr(message: str) -> None:
-    import sys
-
-    print(message, file=sys.stderr, flush=True)
-
-
-def make_pool(options: BuildOptions, server: AdbServer, on_note=None) -> tuple[DevicePool, int]:
-    """Devices for the run: the given serials, else every attached device, else embedded virtual devices.
-
-    Attached devices (ones this command does not start) are announced through ``on_note`` (default: a line
-    on stderr) and claimed for the run (:class:`emukit.device.ownership.SerialClaim`): a ``--device`` that
-    another live emukit command holds is refused; an attached device found without ``--device`` that another
-    command holds is skipped, and the run falls back to embedded devices when none is left."""
-    from emukit.device.ownership import DeviceInUse, SerialClaim
-
-    note = on_note or _note_to_stderr
-    serials = list(options.serials)
-    explicit = bool(serials)
-    if not serials and not options.devices:
-        serials = [s for s, state in server.devices().items() if state == "device"]
-    if serials:
-        missing = [s for s in serials if server.state(s) != "device"]
-        if missing:
-            raise ConfigError(f"device(s) not attached: {', '.join(missing)}")
-        claims: list[SerialClaim] = []
-        try:
-            for serial in serials:
-                try:
-                    claims.append(SerialClaim.acquire(server.port, serial))
-                except DeviceInUse as exc:
-                    if explicit:
-                        raise
-                    note(f"skipping attached device {serial}: {exc}")
-        except BaseException:
-            for claim in claims:
-                claim.release()
-            raise
-        if claims:
-            used = [c.serial for c in claims]
-            why = "given with --device" if explicit else (
-                f"attached to the adb server on port {server.port}; give --devices N for embedded virtual "
-                "devices instead")
-            note(f"using attached device(s) {', '.join(used)} (not started by emukit: {why})")
-            return DevicePool([AttachedLauncher(c.serial, server, claim=c) for c in claims]), len(claims)
-        note("every attached device is held by another emukit command: starting embedded virtual devices")
-    n = options.devices or default_device_count()
-    from emukit.device.virtual import FIRST_PRIVATE_PORT
-
-    # private ports (outside the range adb servers scan): only this command's adb server lists them
-    screen = {} if options.vdevice_screen is None else {"screen": tuple(options.vdevice_screen)}
-    from emukit.provision.embedded import provisioner_for
-
-    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=FIRST_PRIVATE_PORT,
-                              mode=options.vdevice_mode, **screen,
-                              provision=provisioner_for(options.vdevice_mode, options.data_dir, server.port))
-    return pool, n
-
-
-def close_pool(pool: DevicePool, server: AdbServer) -> None:
-    """Stop the pool's devices, then release the adb server: stopped when this command started it and only
-    the devices it started were on it (:meth:`AdbServer.release`)."""
-    started = [launcher.serial for launcher in pool.launchers if not isinstance(launcher, AttachedLauncher)]
-    try:
-        pool.close()
-    finally:
-        server.release(started)
 
 
 def check_options(options: BuildOptions) -> None:
@@ -533,7 +401,7 @@ def prepare_build(options: BuildOptions, on_progress=None) -> PreparedBuild:
         if (line := runner.describe()) is not None:
             notes.append(line)
         server.start()
-        pool, workers = make_pool(options, server, notes.append)
+        pool, workers = make_pool(options.device_request(), server, notes.append)
     except BaseException:
         store.close()
         server.release()

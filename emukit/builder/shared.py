@@ -34,10 +34,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from emukit.builder.run import BuildOptions, PairRunner, TemplateProgress
-from emukit.device.driver import Driver
 from emukit.device.pool import DevicePool
 from emukit.errors import ConfigError, DeviceError
 from emukit.store import Store
+from emukit.workers import DeviceContext
 
 PLAN_PREFIX = "emukit.pairs."
 DEFAULT_HEARTBEAT_S = 30.0  # a builder silent this long loses its jobs to the others
@@ -100,8 +100,8 @@ class SharedPairRunner(PairRunner):
         self.worker_id = uuid.uuid4()  # this builder's id on the queue (pgqueuer's queue_manager_id)
         self.jobs_done = 0  # jobs this builder finished
         self.orphans_removed = 0
-        self._drivers: dict[str, Driver] = {}
-        self._drivers_lock = threading.Lock()
+        self._devices: dict[str, DeviceContext] = {}  # one per device, kept from job to job
+        self._devices_lock = threading.Lock()
 
     def describe(self) -> str:
         return (f"sharing the work with other builders: plan {self.plan} on the store's job queue, this builder "
@@ -110,18 +110,19 @@ class SharedPairRunner(PairRunner):
 
     # -- one job, on a worker thread -------------------------------------------------------------------
 
-    def _driver(self, serial: str) -> Driver:
-        with self._drivers_lock:
-            driver = self._drivers.get(serial)
-            if driver is None:
-                driver = self._drivers[serial] = Driver(serial, self.options.adb_port, default_timeout=10)
-            return driver
+    def _device(self, serial: str) -> DeviceContext:
+        with self._devices_lock:
+            device = self._devices.get(serial)
+            if device is None:
+                device = self._devices[serial] = DeviceContext(serial, adb_port=self.options.adb_port,
+                                                               data_dir=self.options.data_dir)
+            return device
 
-    def _drop_driver(self, serial: str) -> None:
-        with self._drivers_lock:
-            driver = self._drivers.pop(serial, None)
-        if driver is not None:
-            driver.close()
+    def _drop_device(self, serial: str) -> None:
+        with self._devices_lock:
+            device = self._devices.pop(serial, None)
+        if device is not None:
+            device.close()
 
     def _one_attempt(self, pool: DevicePool, tp: TemplateProgress, slot: int, attempt: int) -> bool:
         """One attempt at a slot on a leased device; the device is given back before the pair is checked and
@@ -129,10 +130,10 @@ class SharedPairRunner(PairRunner):
         try:
             with pool.lease() as lease:
                 try:
-                    ran = self._run_on_device(self._driver(lease.serial), tp, slot, attempt)
+                    ran = self._run_on_device(self._device(lease.serial), tp, slot, attempt)
                 except DeviceError as exc:
                     lease.mark_unhealthy(str(exc)[:200])
-                    self._drop_driver(lease.serial)
+                    self._drop_device(lease.serial)
                     return False
                 device = lease.serial
         except DeviceError as exc:  # the pool could not give a device
@@ -167,10 +168,10 @@ class SharedPairRunner(PairRunner):
         try:
             asyncio.run(self._serve(pool, workers))
         finally:
-            with self._drivers_lock:
-                drivers, self._drivers = list(self._drivers.values()), {}
-            for driver in drivers:
-                driver.close()
+            with self._devices_lock:
+                devices, self._devices = list(self._devices.values()), {}
+            for device in devices:
+                device.close()
         for name, tp in self.progress.items():  # what the store holds now, whoever built it
             tp.done = self.store.done_slots(name, self.options.seed)
 

@@ -39,28 +39,21 @@ from emukit.builder.pair import (
     PairContext,
     Rejected,
     _HistoryRecorder,
-    device_usable,
 )
-from emukit.builder.run import (
-    SNAPSHOT_TIMEOUT_FACTOR,
-    BuildOptions,
-    close_pool,
-    make_pool,
-)
+from emukit.builder.run import SNAPSHOT_TIMEOUT_FACTOR
 from emukit.builder.steps import X_KEYS, Y_KEYS, StepRunner, screen_fraction
 from emukit.builder.stress_model import FamilyTable, Move
 from emukit.builder.stress_tables import STRESS_TABLES
 from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import SELECTOR_KEYS, Driver
-from emukit.device.pool import DevicePool
 from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.probes import probe
 from emukit.records import Observation
-from emukit.snapshots import ensure_snapshot, load_base
 from emukit.store.artifacts import ArtifactStore
 from emukit.templates.sampler import rng_for, sample_params, substitute
 from emukit.templates.schema import RAW_ACTIONS, Template, _check_step
+from emukit.workers import DeviceContext, DeviceRequest, WorkerPool, close_pool, make_pool
 
 SUITES = ("d-stress", "interference")
 DEPTHS = (4, 8, 16, 32)
@@ -188,10 +181,10 @@ def _choose(driver: Driver, moves: tuple[Move, ...], budget: int, pools: dict[st
     return None
 
 
-def run_trajectory(driver: Driver, suite: str, item: WorkItem, seed: int, attempt: int,
-                   data_dir: Path) -> Trajectory:
-    """Execute one suite trajectory on ``driver``; raise :class:`Rejected` if it cannot be accepted."""
+def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int, attempt: int) -> Trajectory:
+    """Execute one suite trajectory on ``device``; raise :class:`Rejected` if it cannot be accepted."""
     t = item.template
+    driver = device.driver
     table = table_of(t.family)
     if table is None:
         raise ConfigError(f"no stress table for family {t.family!r}")
@@ -208,8 +201,8 @@ def run_trajectory(driver: Driver, suite: str, item: WorkItem, seed: int, attemp
         level_moves = table.levels[item.level]
         if item.level != "low" and table.distractors:
             pools, extra_setup = table.distractors(state_params, params, setting_steps, rng)
-    ensure_snapshot(driver, t.base_snapshot, data_dir)
-    load_base(driver, t.base_snapshot)
+    device.ensure_snapshot(t.base_snapshot)
+    device.load_base(t.base_snapshot)
     runner = StepRunner(driver, f"{t.source_path}: {suite} {item.trajectory_id}")
     runner.run(extra_setup + ctx.sub(t.setup), setup=True)
     artifacts = Artifacts()
@@ -366,7 +359,8 @@ class SuiteRunner:
         self.done: set[str] = set()
         for family in {t.family for t in supported}:
             self.done |= {r["trajectory_id"] for r in read_suite(options.data_dir, options.suite, family)}
-        self.pending = [i for i in self.items if self._row_id(i) not in self.done]
+        self.pending: list[tuple[WorkItem, int]] = [(i, 0) for i in self.items if self._row_id(i) not in self.done]
+        self._on_progress = None
         self.accepted: Counter = Counter()  # (family, template, stratum) -> n stored now
         self.stored: Counter = Counter()  # ... -> n stored in total
         self.rejected: Counter = Counter()  # (family, template, stratum, reason) -> n
@@ -408,82 +402,76 @@ class SuiteRunner:
                 fh.flush()
                 os.fsync(fh.fileno())
 
-    def _work(self) -> WorkItem | None:
+    def _take(self) -> tuple[WorkItem, int] | None:
         with self.lock:
             return self.pending.pop(0) if self.pending else None
 
-    def worker(self, pool: DevicePool, on_progress=None) -> None:
+    def _attempt(self, device: DeviceContext, job: tuple[WorkItem, int]) -> None:
+        """One attempt at one trajectory on a leased device (the worker pool's job). A rejected attempt goes
+        back to the front of the queue with the next attempt number, up to ``max_attempts``; a device that
+        timed out or stopped answering is given up (the pool replaces it)."""
         o = self.options
-        while True:
-            item = self._work()
-            if item is None:
-                return
-            for attempt in range(o.max_attempts):
-                try:
-                    with pool.lease() as lease:
-                        driver = Driver(lease.serial, o.adb_port, default_timeout=10)
-                        try:
-                            with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * o.attempt_timeout_s,
-                                                 f"{o.suite} {self._row_id(item)} attempt {attempt}"):
-                                traj = run_trajectory(driver, o.suite, item, o.seed, attempt, o.data_dir)
-                        except DeadlinePassed as exc:  # the device stopped answering: give it up
-                            with self.lock:
-                                self.rejected[(*self.key(item), "device_timeout")] += 1
-                            lease.mark_unhealthy(str(exc)[:200])
-                            continue
-                        except Rejected as rej:
-                            with self.lock:
-                                self.rejected[(*self.key(item), rej.reason)] += 1
-                            continue
-                        except DeviceError as exc:
-                            usable = device_usable(driver)
-                            with self.lock:
-                                self.rejected[(*self.key(item), "action_failed" if usable else "device_error")] += 1
-                            if not usable:
-                                lease.mark_unhealthy(str(exc)[:200])
-                            continue
-                        except EmukitError as exc:  # a template or table problem: retrying will not help
-                            with self.lock:
-                                self.failed.append(f"{self._row_id(item)}: {exc}")
-                            traj = None
-                        finally:
-                            driver.close()
-                except DeviceError as exc:  # the pool could not give a device
-                    with self.lock:
-                        self.errors.append(f"device pool: {exc}")
-                    return
-                if traj is None:
-                    break
-                self._store(traj)
-                with self.lock:
-                    self.accepted[self.key(item)] += 1
-                    self.stored[self.key(item)] += 1
-                break
-            else:
-                with self.lock:
-                    self.failed.append(f"{self._row_id(item)}: gave up after {o.max_attempts} attempts")
-            if on_progress is not None:
-                on_progress(self)
+        item, attempt = job
+        driver = device.driver
+        traj: Trajectory | None = None
+        retry = False
+        try:
+            with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * o.attempt_timeout_s,
+                                 f"{o.suite} {self._row_id(item)} attempt {attempt}"):
+                traj = run_trajectory(device, o.suite, item, o.seed, attempt)
+        except DeadlinePassed as exc:  # the device stopped answering: give it up
+            with self.lock:
+                self.rejected[(*self.key(item), "device_timeout")] += 1
+            device.retire(str(exc)[:200])
+            retry = True
+        except Rejected as rej:
+            with self.lock:
+                self.rejected[(*self.key(item), rej.reason)] += 1
+            retry = True
+        except DeviceError as exc:
+            usable = device.usable()
+            with self.lock:
+                self.rejected[(*self.key(item), "action_failed" if usable else "device_error")] += 1
+            if not usable:
+                device.retire(str(exc)[:200])
+            retry = True
+        except EmukitError as exc:  # a template or table problem: retrying will not help
+            with self.lock:
+                self.failed.append(f"{self._row_id(item)}: {exc}")
+        if retry and attempt + 1 < o.max_attempts:
+            with self.lock:
+                self.pending.insert(0, (item, attempt + 1))
+            return
+        if retry:
+            with self.lock:
+                self.failed.append(f"{self._row_id(item)}: gave up after {o.max_attempts} attempts")
+        elif traj is not None:
+            self._store(traj)
+            with self.lock:
+                self.accepted[self.key(item)] += 1
+                self.stored[self.key(item)] += 1
+        if self._on_progress is not None:
+            self._on_progress(self)
+
+    def _pool_failed(self, exc: DeviceError) -> None:
+        with self.lock:
+            self.errors.append(f"device pool: {exc}")
 
     def run(self, on_progress=None) -> None:
         o = self.options
         if not self.pending:
             return
+        self._on_progress = on_progress
         server = AdbServer(o.adb_port)
         server.start()
-        build_opts = BuildOptions(templates=[], data_dir=o.data_dir, devices=o.devices, serials=o.serials,
-                                  adb_port=o.adb_port, vdevice_screen=o.vdevice_screen,
-                                  vdevice_mode=o.vdevice_mode)
-        pool, workers = make_pool(build_opts, server)
+        request = DeviceRequest(data_dir=o.data_dir, devices=o.devices, serials=list(o.serials),
+                                vdevice_mode=o.vdevice_mode, vdevice_screen=o.vdevice_screen)
+        pool, workers = make_pool(request, server)
         t0 = time.monotonic()
         try:
             pool.start()
-            threads = [threading.Thread(target=self.worker, args=(pool, on_progress), daemon=True,
-                                        name=f"suite-worker-{i}") for i in range(workers)]
-            for th in threads:
-                th.start()
-            for th in threads:
-                th.join()
+            WorkerPool(pool, workers, adb_port=o.adb_port, data_dir=o.data_dir, name="suite-worker",
+                       on_pool_error=self._pool_failed).run(self._take, self._attempt)
         finally:
             close_pool(pool, server)
             self.wall_s = time.monotonic() - t0

@@ -21,8 +21,8 @@ def _serve(args: argparse.Namespace) -> None:
     from emukit import resources
     from emukit.annotate import AnnotateApp, AnnotateServer
     from emukit.annotate.queue import TaskQueue
-    from emukit.provision.embedded import one_device
     from emukit.tasks.files import load_tasks
+    from emukit.workers import one_device
 
     console = make_console()
     if not 0 <= args.port <= 65535:
@@ -46,17 +46,16 @@ def _serve(args: argparse.Namespace) -> None:
         raise ConfigError("give the TASK_ID to annotate, or --queue [FILTER] for the next unverified tasks")
     folder = Path(task.source_path).parent  # annotations are saved beside the task file
     resources.check_writable("tasks", Path(task.source_path))
-    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as driver:
-        console.print(f"resetting {task.id} to its initial state on {driver.serial}...", highlight=False)
-        app = AnnotateApp(driver, task, tasks_folder=folder, annotator=annotator, data_dir=args.data_dir,
-                          queue=queue)
+    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as device:
+        console.print(f"resetting {task.id} to its initial state on {device.serial}...", highlight=False)
+        app = AnnotateApp(device, task, tasks_folder=folder, annotator=annotator, queue=queue)
         app.start()
         try:
             server = AnnotateServer(app, args.port)
         except OSError as exc:
             raise ConfigError(f"cannot listen on 127.0.0.1:{args.port}: {exc}") from None
         try:
-            console.print(f"annotating {task.id} on {driver.serial}: open {server.url}  (Ctrl-C to stop)",
+            console.print(f"annotating {task.id} on {device.serial}: open {server.url}  (Ctrl-C to stop)",
                           highlight=False, soft_wrap=True)
             if queue is not None:
                 console.print(f"queue: {queue.summary()}", highlight=False)

@@ -27,17 +27,9 @@ def _serial(args: argparse.Namespace) -> str:
 
 def _cmd(args: argparse.Namespace) -> int:
     from emukit.device.console import ConsoleClient
-    from emukit.device.driver import Driver
     from emukit.settings import adb_server_port
-    from emukit.snapshots import (
-        CLEAN_SNAPSHOT,
-        build_snapshot,
-        list_specs,
-        load_spec,
-        save_clean,
-        save_fingerprint,
-        verify_snapshot,
-    )
+    from emukit.snapshots import CLEAN_SNAPSHOT, list_specs, load_spec
+    from emukit.workers import DeviceContext
 
     console = make_console()
     if args.action in ("build", "verify") and not args.name:
@@ -64,28 +56,27 @@ def _cmd(args: argparse.Namespace) -> int:
                 table.add_row(name, spec.description, "yes" if name in on_device else "-")
             console.print(table)
             return 0
-        driver = Driver(_serial(args), adb_server_port())
+        device = DeviceContext(_serial(args), adb_port=adb_server_port(), data_dir=args.data_dir)
         try:
             if args.action == "save-clean":
-                saved = save_clean(driver, force=args.force)
-                console.print(f"{CLEAN_SNAPSHOT} on {driver.serial}: "
+                saved = device.save_clean(force=args.force)
+                console.print(f"{CLEAN_SNAPSHOT} on {device.serial}: "
                               + ("saved from the device's present state" if saved else "already there (--force "
                                  "saves over it)"))
                 return 0
             if args.action == "build":
-                fp = build_snapshot(driver, load_spec(args.name))
-                path = save_fingerprint(args.data_dir, driver.serial, args.name, fp)
-                console.print(f"built {args.name} on {driver.serial}; fingerprint {json.dumps(fp)} -> {path}")
+                fp, path = device.build_snapshot(args.name)
+                console.print(f"built {args.name} on {device.serial}; fingerprint {json.dumps(fp)} -> {path}")
                 return 0
-            ok, expected, actual = verify_snapshot(driver, args.name, args.data_dir)
+            ok, expected, actual = device.verify_snapshot(args.name)
             if ok:
-                console.print(f"[green]{args.name} on {driver.serial}: fingerprint matches[/green]")
+                console.print(f"[green]{args.name} on {device.serial}: fingerprint matches[/green]")
                 return 0
-            console.print(f"[red]{args.name} on {driver.serial}: fingerprint differs[/red]\n"
+            console.print(f"[red]{args.name} on {device.serial}: fingerprint differs[/red]\n"
                           f"expected {json.dumps(expected)}\nactual   {json.dumps(actual)}")
             return 1
         finally:
-            driver.close()
+            device.close()
     except EmukitError as exc:
         print_error(console, "emukit snapshots", exc)
         return 1

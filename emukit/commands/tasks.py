@@ -38,9 +38,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from emukit.provision.embedded import one_device
     from emukit.tasks.files import load_tasks, task_folders
     from emukit.tasks.verify import verify_task
+    from emukit.workers import one_device
 
     console = make_console()
     if bool(args.all) == bool(args.task_ids):
@@ -57,9 +57,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         table.add_column(col, no_wrap=col == "task", overflow="fold")
     failed = 0
     with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode,
-                    force_embedded=args.embedded) as driver:
+                    force_embedded=args.embedded) as device:
         for task in tasks:
-            r = verify_task(driver, task, args.data_dir)
+            r = verify_task(device, task)
             failed += not r.ok
             table.add_row(task.id, "[green]PASS[/green]" if r.ok else "[red]FAIL[/red]", str(r.steps),
                           str(r.budget), " ".join("-" if s is None else str(s) for s in r.reached),
@@ -73,9 +73,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_record(args: argparse.Namespace) -> int:
     from emukit import resources
-    from emukit.provision.embedded import one_device
     from emukit.tasks.files import instances, load_task_templates, locate_task, save_task
     from emukit.tasks.verify import record_reference
+    from emukit.workers import one_device
 
     console = make_console()
     templates = load_task_templates(names=args.template or None, dirs=args.tasks_dir)
@@ -83,7 +83,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
     by = args.by or f"{getpass.getuser()} (scripted solution)"
     written = 0
     with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode,
-                    force_embedded=args.embedded) as driver:
+                    force_embedded=args.embedded) as device:
         for template in templates:
             for task in instances(template, args.count, args.seed):
                 existing = locate_task(task.id, dirs=args.tasks_dir)
@@ -93,7 +93,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
                     continue
                 folder = existing.parent if existing is not None else new_folder
                 resources.check_writable("tasks", folder / f"{task.id}.yaml")
-                task = record_reference(driver, template, task, by=by, data_dir=args.data_dir)
+                task = record_reference(device, template, task, by=by)
                 save_task(task, folder)
                 written += 1
                 console.print(f"{task.id}: {len(task.provenance.reference)} actions, milestones after "

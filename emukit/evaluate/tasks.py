@@ -306,13 +306,13 @@ def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: 
             if on_task:
                 on_task(task, True)
     if missing:
-        from emukit.provision.embedded import one_device
         from emukit.settings import data_dir as default_data_dir
         from emukit.tasks.session import TaskSession
+        from emukit.workers import one_device
 
-        with one_device(device, data_dir or default_data_dir(), vdevice_mode=vdevice_mode) as driver:
+        with one_device(device, data_dir or default_data_dir(), vdevice_mode=vdevice_mode) as context:
             for task in missing:
-                session = TaskSession(driver, task, data_dir)
+                session = TaskSession(context, task)
                 session.reset()
                 if not session.png or not session.xml:
                     raise DeviceError(f"task {task.id}: the device gave no initial screen after the reset")

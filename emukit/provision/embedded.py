@@ -11,12 +11,7 @@ with ``emukit avd setup`` before their snapshots are saved.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from emukit.device.driver import Driver
 
 STANDINS_DIRNAME = "standin-apks"
 
@@ -44,14 +39,3 @@ def standin_provisioner(data_dir: Path, adb_port: int) -> Callable[[str], None]:
 def provisioner_for(mode: str, data_dir: Path, adb_port: int) -> Callable[[str], None] | None:
     """The provisioning an embedded virtual device of ``mode`` needs: none for the deterministic mode."""
     return standin_provisioner(data_dir, adb_port) if mode == "hardware" else None
-
-
-def one_device(serial: str | None, data_dir: Path, *, vdevice_mode: str = "deterministic",
-               **options: Any) -> AbstractContextManager[Driver]:
-    """:func:`emukit.device.select.one_device` whose embedded device, when it starts one, is provisioned as its
-    mode needs (:func:`provisioner_for`); ``options``: ``embedded``, ``force_embedded``."""
-    from emukit.device.select import one_device as select_device
-    from emukit.settings import adb_server_port
-
-    return select_device(serial, data_dir, vdevice_mode=vdevice_mode,
-                         provision=provisioner_for(vdevice_mode, data_dir, adb_server_port()), **options)

@@ -9,16 +9,13 @@ import hashlib
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from emukit.actions import Action, Element
 from emukit.builder.steps import StepRunner
-from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError
 from emukit.hierarchy import parse_bounds
-from emukit.snapshots import load_base
 from emukit.tasks.checks import (
     DeviceView,
     Trace,
@@ -28,6 +25,7 @@ from emukit.tasks.checks import (
     recorded_operands,
 )
 from emukit.tasks.schema import Check, Milestone, Task
+from emukit.workers import DeviceContext
 
 
 def snapshot_name(task: Task) -> str:
@@ -242,12 +240,11 @@ class TaskSession:
     """One task on one device. ``reset`` restores the initial state; ``act`` performs one action, records it
     and re-evaluates the milestones; ``trajectory`` is what was done since the last reset."""
 
-    def __init__(self, driver: Driver, task: Task, data_dir: Path | None = None, *,
-                 screenshots: bool = True) -> None:
-        self.driver = driver
+    def __init__(self, device: DeviceContext, task: Task, *, screenshots: bool = True) -> None:
+        self.device = device  # its data_dir: where base-snapshot fingerprints go when a base is built
+        self.driver = driver = device.driver
         self.task = task
         self.screenshots = screenshots  # False: read only the hierarchy after each action (replay, recording)
-        self.data_dir = data_dir  # where base-snapshot fingerprints go when a base is built (default: data/)
         self.runner = StepRunner(driver, f"task {task.id}")
         self.trajectory: list[Action] = []
         self.tracker = MilestoneTracker(task.milestones)
@@ -256,20 +253,16 @@ class TaskSession:
 
     # -- initial state -------------------------------------------------------------------------------------
     def has_snapshot(self) -> bool:
-        with ConsoleClient.for_serial(self.driver.serial) as console:
-            return snapshot_name(self.task) in console.snapshot_list()
+        return self.device.has_snapshot(snapshot_name(self.task))
 
     def reset(self, *, use_snapshot: bool = True) -> None:
         """Restore the initial state: the task's own snapshot when the device has it, else the base snapshot
         plus the task's setup steps. Clears the trajectory and the checklist."""
         if use_snapshot and self.has_snapshot():
-            load_base(self.driver, snapshot_name(self.task), spec=self.task.base_snapshot)
+            self.device.load_base(snapshot_name(self.task), spec=self.task.base_snapshot)
         else:
-            from emukit.settings import data_dir as default_data_dir
-            from emukit.snapshots import ensure_snapshot
-
-            ensure_snapshot(self.driver, self.task.base_snapshot, self.data_dir or default_data_dir())
-            load_base(self.driver, self.task.base_snapshot)
+            self.device.ensure_snapshot(self.task.base_snapshot)
+            self.device.load_base(self.task.base_snapshot)
             self.runner.run(self.task.setup, setup=True)
         self.driver.wait_stable()
         self.trajectory = []
@@ -284,8 +277,7 @@ class TaskSession:
             raise DeviceError(f"task {self.task.id}: {len(self.trajectory)} action(s) already done; restart the "
                               "task before saving its initial state")
         name = snapshot_name(self.task)
-        with ConsoleClient.for_serial(self.driver.serial) as console:
-            console.snapshot_save(name)
+        self.device.save_snapshot(name)
         self.png, self.xml = self.driver.capture()
         return name, self.png
 

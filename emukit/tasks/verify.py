@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from emukit.actions import Action
 from emukit.device.driver import Driver
@@ -13,6 +12,7 @@ from emukit.errors import EmukitError
 from emukit.tasks.files import budget_for, solution_steps
 from emukit.tasks.schema import Task, TaskTemplate
 from emukit.tasks.session import TaskSession, now
+from emukit.workers import DeviceContext
 
 
 @dataclass
@@ -30,7 +30,7 @@ class VerifyResult:
         return not self.problems
 
 
-def verify_task(driver: Driver, task: Task, data_dir: Path | None = None) -> VerifyResult:
+def verify_task(device: DeviceContext, task: Task) -> VerifyResult:
     """Every milestone reached, in order, exactly after the action the reference recorded (never before its
     time), none already true in the initial state, and the reference within the step budget."""
     t0 = time.perf_counter()
@@ -44,7 +44,7 @@ def verify_task(driver: Driver, task: Task, data_dir: Path | None = None) -> Ver
         return result
     if len(prov.reference) > task.step_budget:
         result.problems.append(f"reference has {len(prov.reference)} actions, budget {task.step_budget}")
-    session = TaskSession(driver, task, data_dir, screenshots=False)
+    session = TaskSession(device, task, screenshots=False)
     try:
         session.reset()
         if session.tracker.premature:
@@ -80,13 +80,13 @@ class _SessionRecorder:
         self.session.observe_recorded(action)
 
 
-def record_reference(driver: Driver, template: TaskTemplate, task: Task, *, by: str,
-                     data_dir: Path | None = None) -> Task:
+def record_reference(device: DeviceContext, template: TaskTemplate, task: Task, *, by: str) -> Task:
     """Run the template's scripted solution from the task's initial state, recording each action and the
     action after which each milestone is reached; returns the task marked verified (method ``scripted``) with
     its step budget set from the reference length. Raises when the solution misses a milestone."""
-    session = TaskSession(driver, task, data_dir, screenshots=False)
+    session = TaskSession(device, task, screenshots=False)
     session.reset(use_snapshot=False)
+    driver = device.driver
     if session.tracker.premature:
         raise EmukitError(f"task {task.id}: milestone(s) {', '.join(session.tracker.premature)} already hold in "
                           "the initial state")

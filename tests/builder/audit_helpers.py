@@ -61,14 +61,14 @@ def stress_rejection(serial: str, adb_port: int, template_name: str, depth: int,
 
     from emukit.builder.pair import Rejected
     from emukit.builder.stress import WorkItem, run_trajectory
-    from emukit.device.driver import Driver
     from emukit.templates import load_templates
+    from emukit.workers import DeviceContext
 
     (template,) = load_templates(names=[template_name])
-    driver = Driver(serial, adb_port, default_timeout=10)
+    device = DeviceContext(serial, adb_port=adb_port, data_dir=data_dir)
     try:
         with pytest.raises(Rejected) as info:
-            run_trajectory(driver, "d-stress", WorkItem(template, 0, depth, None), 0, 0, data_dir)
+            run_trajectory(device, "d-stress", WorkItem(template, 0, depth, None), 0, 0)
     finally:
-        driver.close()
+        device.close()
     return info.value

@@ -21,6 +21,7 @@ from emukit.tasks.annotations import load_annotations
 from emukit.tasks.files import load_task, save_task
 from emukit.tasks.schema import Check, Provenance, ScreenLeaf, Task
 from emukit.tasks.session import snapshot_name
+from emukit.workers import DeviceContext
 
 SHIPPED = Path(__file__).resolve().parents[2] / "tasks" / "code_to_new_note_01.yaml"
 TASK_ID = "code_to_new_note_01"
@@ -101,6 +102,11 @@ def driver(vdevice, adb_server) -> Iterator[Driver]:
     d.close()
 
 
+def on_device(driver: Driver, data_dir: Path) -> DeviceContext:
+    """The annotator's context on the module's device (the driver stays the fixture's)."""
+    return DeviceContext(driver.serial, adb_port=driver.adb_port, data_dir=data_dir, driver=driver)
+
+
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
@@ -122,7 +128,7 @@ def annotate(shipped, driver, browser, tmp_path):
     def open_task(task_id: str, **update: object):
         folder = tmp_path / "tasks"
         task = _draft(shipped, folder, task_id, **update)
-        app = AnnotateApp(driver, task, tasks_folder=folder, annotator="Ann Notator", data_dir=tmp_path / "data")
+        app = AnnotateApp(on_device(driver, tmp_path / "data"), task, tasks_folder=folder, annotator="Ann Notator")
         app.start()
         server, _ = start_server(app)
         # the page forbids eval by its CSP; Playwright's wait_for_function needs it
@@ -469,7 +475,7 @@ def test_tabs_tokens_note_keyboard_and_the_queue(shipped, driver, browser, tmp_p
                       pattern="queue_*")
     first = queue.next_task()
     assert first is not None and first.id == "queue_a"
-    app = AnnotateApp(driver, first, tasks_folder=folder, annotator="Ann Notator", data_dir=tmp_path / "data",
+    app = AnnotateApp(on_device(driver, tmp_path / "data"), first, tasks_folder=folder, annotator="Ann Notator",
                       queue=queue)
     app.start()
     server, _ = start_server(app)
@@ -582,7 +588,7 @@ def test_tabs_tokens_note_keyboard_and_the_queue(shipped, driver, browser, tmp_p
         server.server_close()
         servers.clear()
         other = _draft(shipped, folder, "queue_other")
-        app2 = AnnotateApp(driver, other, tasks_folder=folder, annotator="Ann Notator", data_dir=tmp_path / "data")
+        app2 = AnnotateApp(on_device(driver, tmp_path / "data"), other, tasks_folder=folder, annotator="Ann Notator")
         app2.start()
         server2, _ = start_server(app2, port)
         servers.append(server2)

@@ -139,55 +139,53 @@ def test_instances_draw_distinct_parameters() -> None:
 
 # ------------------------------------------------------------------------------------------ on a device
 @pytest.fixture(scope="module")
-def driver(vdevice, adb_server):
-    from emukit.device.driver import Driver
+def device(vdevice, adb_server, tmp_path_factory):
+    from emukit.workers import DeviceContext
 
-    d = Driver(vdevice.serial, adb_server.port)
+    d = DeviceContext(vdevice.serial, adb_port=adb_server.port, data_dir=tmp_path_factory.mktemp("data"))
     yield d
     d.close()
 
 
-def test_every_shipped_task_verifies(driver, tmp_path_factory) -> None:
+def test_every_shipped_task_verifies(device) -> None:
     from emukit.tasks.verify import verify_task
 
-    data = tmp_path_factory.mktemp("data")
-    results = [verify_task(driver, task, data) for task in SHIPPED]
+    results = [verify_task(device, task) for task in SHIPPED]
     assert [(r.task_id, r.problems) for r in results if not r.ok] == []
     assert all(r.reached == r.expected for r in results)
 
 
-def test_verify_catches_broken_tasks(driver, tmp_path_factory) -> None:
+def test_verify_catches_broken_tasks(device) -> None:
     """A truncated reference misses its last milestone; a milestone whose check already holds initially is
     premature; a milestone expected later than it is reached comes before its time."""
     from emukit.tasks.verify import verify_task
 
-    data = tmp_path_factory.mktemp("data")
     task = next(t for t in SHIPPED if t.template == "code_to_new_note")
     prov = task.provenance
     truncated = task.model_copy(update={"provenance": prov.model_copy(update={
         "reference": prov.reference[:-1], "milestone_steps": [*prov.milestone_steps[:-1], len(prov.reference) - 1]})})
-    r = verify_task(driver, truncated, data)
+    r = verify_task(device, truncated)
     assert not r.ok and any("code_pasted never reached" in p for p in r.problems)
 
     trivial = task.model_dump(by_alias=True)
     trivial["milestones"][0]["check"] = {"file": {"path": "/storage/emulated/0/Documents/Markor/Codes.md"}}
-    r = verify_task(driver, Task.model_validate(trivial), data)
+    r = verify_task(device, Task.model_validate(trivial))
     assert any("already true in the initial state: code_copied" in p for p in r.problems)
 
     late = task.model_copy(update={"provenance": prov.model_copy(update={
         "milestone_steps": [prov.milestone_steps[0] + 1, *prov.milestone_steps[1:]]})})
-    r = verify_task(driver, late, data)
+    r = verify_task(device, late)
     first = prov.milestone_steps[0]
     assert any(f"code_copied reached after action {first}, before its time ({first + 1})" in p for p in r.problems)
 
 
-def test_recording_reproduces_the_shipped_reference(driver, tmp_path_factory) -> None:
+def test_recording_reproduces_the_shipped_reference(device) -> None:
     from emukit.tasks.verify import record_reference
 
     template = next(t for t in load_task_templates() if t.name == "queue_survives_switch")
     draft = instances(template, 1)[0]
     shipped = next(t for t in SHIPPED if t.id == draft.id)
-    recorded = record_reference(driver, template, draft, by="test", data_dir=tmp_path_factory.mktemp("data"))
+    recorded = record_reference(device, template, draft, by="test")
     assert [a.canonical() for a in recorded.provenance.reference] == \
         [a.canonical() for a in shipped.provenance.reference]
     assert recorded.provenance.milestone_steps == shipped.provenance.milestone_steps

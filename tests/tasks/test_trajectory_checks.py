@@ -352,7 +352,11 @@ def test_reopening_the_clock_breaks_timer_paused_on_a_device(driver, tmp_path_fa
     task = load_tasks(ids=[SHADE])[0]
     reference = task.provenance.reference
     seen_at = task.provenance.milestone_steps[1]  # downloads_seen
-    session = TaskSession(driver, task, tmp_path_factory.mktemp("data"), screenshots=False)
+    from emukit.workers import DeviceContext
+
+    device = DeviceContext(driver.serial, adb_port=driver.adb_port, data_dir=tmp_path_factory.mktemp("data"),
+                           driver=driver)
+    session = TaskSession(device, task, screenshots=False)
 
     session.reset()
     for action in reference:
