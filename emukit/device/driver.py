@@ -13,12 +13,15 @@ import re
 import shlex
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from emukit.actions import Action, Element
 from emukit.device.adbwire import AdbWire, DeadlinePassed, JsonRpcError, ShellResult
 from emukit.errors import DeviceError
 from emukit.hierarchy import elements_of
+
+if TYPE_CHECKING:
+    from emukit.device.emulator_grpc import EmulatorControllerClient
 
 T = TypeVar("T")
 CARET_WATCH_S = 1.1  # two blink periods of Android's caret (Editor.BLINK = 500 ms) and a capture
@@ -70,6 +73,7 @@ class Driver:
         self._u2: Any = None
         self._screen: tuple[int, int, int] | None = None
         self._blinks: bool | None = None  # whether the caret blinks on this device (learnt: _caret_blinks)
+        self._grpc: Any = None  # the emulator's gRPC controller client, opened on first use
 
     def screen(self) -> tuple[int, int, int]:
         """(width, height, density dpi) of the display, from ``wm size`` / ``wm density`` (an override, when
@@ -174,8 +178,21 @@ class Driver:
             self.ensure_ui()
             return self.wire.jsonrpc(method, list(params), timeout=timeout)
 
+    def emulator_controller(self) -> EmulatorControllerClient:
+        """The device's emulator gRPC controller (found by its serial's discovery file), connected on first
+        use and kept as long as the driver: one channel for every clipboard read on this device."""
+        if self._grpc is None:
+            from emukit.device.emulator_grpc import EmulatorControllerClient
+
+            self._grpc = EmulatorControllerClient.for_serial(self.serial)
+        return self._grpc
+
     def close(self) -> None:
         self.wire.close()
+        grpc_client, self._grpc = self._grpc, None
+        if grpc_client is not None:
+            with contextlib.suppress(Exception):  # best effort at shutdown
+                grpc_client.close()
         if self._u2 is not None:
             with contextlib.suppress(Exception):  # best effort at shutdown
                 self._u2.stop_uiautomator(wait=False)

@@ -9,15 +9,9 @@ from emukit.probes.base import FamilyProbe, ProbeResult, register_probe
 
 
 def probe_clipboard(driver: Driver) -> ProbeResult:
-    """``{"clipboard_type": "text"|"empty", "clipboard_text": str}``."""
-    from emukit.device.emulator_grpc import EmulatorControllerClient, find_endpoint
-
-    endpoint = find_endpoint(driver.serial)
-    client = EmulatorControllerClient(endpoint)
-    try:
-        text = client.get_clipboard()
-    finally:
-        client.close()
+    """``{"clipboard_type": "text"|"empty", "clipboard_text": str}``, read over the driver's kept gRPC channel
+    (:meth:`emukit.device.driver.Driver.emulator_controller`)."""
+    text = driver.emulator_controller().get_clipboard()
     return ProbeResult(
         family="clipboard",
         canonical={"clipboard_type": "text" if text else "empty", "clipboard_text": text},

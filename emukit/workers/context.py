@@ -1,7 +1,7 @@
 """One leased device, as a worker uses it: :class:`DeviceContext`.
 
 The context owns the device's connections (the uiautomator2 driver with its kept-alive RPC stream, the
-emulator console) for as long as the worker holds the device, and every snapshot operation a job does on it:
+emulator's gRPC controller the clipboard is read through, the emulator console) for as long as the worker holds the device, and every snapshot operation a job does on it:
 build a base when the device lacks it, load a base or the clean snapshot (waiting until the device answers
 and re-pinning root and the clock: the post-load setup), save the clean snapshot, read the fingerprint the
 base was built with or measure it after loading. The builder, the stress suites, the stability and replay
@@ -19,6 +19,7 @@ from typing import Any
 
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
+from emukit.device.emulator_grpc import EmulatorControllerClient
 from emukit.errors import DeviceError
 from emukit.snapshots import (
     CONTENT_KEYS,
@@ -79,6 +80,11 @@ class DeviceContext:
         if self._console is None:
             self._console = ConsoleClient.for_serial(self.serial)
         return self._console
+
+    @property
+    def grpc(self) -> EmulatorControllerClient:
+        """The device's emulator gRPC controller, connected on first use and kept with the driver."""
+        return self.driver.emulator_controller()
 
     def usable(self, timeout: float = 5.0) -> bool:
         """True when the device answers a shell command within ``timeout`` (after a transient drop too)."""

@@ -2,7 +2,8 @@
 job runs once; a worker keeps one context (one driver, one console login) per device from job to job; a job
 that raises DeviceError or retires its device gets the lease marked unhealthy, the device relaunched and a
 fresh context on its next lease; a pool with no device left reports it, hands the job back and stops the
-worker; snapshots are built, listed and loaded through the context's kept console connection."""
+worker; snapshots are built, listed and loaded through the context's kept console connection, and the
+clipboard read over one kept gRPC channel."""
 
 from __future__ import annotations
 
@@ -103,6 +104,12 @@ def test_snapshots_go_through_the_contexts_console(pool, adb_server, tmp_path):
         assert built and device.measured_fingerprint("files_base") == built
         device.save_snapshot("workers_test")
         assert device.has_snapshot("workers_test")
+        # the clipboard is read over the driver's one kept gRPC channel
+        from emukit.probes import probe_clipboard
+
+        grpc = device.grpc
+        assert probe_clipboard(device.driver).canonical == probe_clipboard(device.driver).canonical
+        assert device.grpc is grpc and device.driver.emulator_controller() is grpc
     finally:
         device.close()
         lease.release()
