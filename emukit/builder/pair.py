@@ -28,7 +28,7 @@ from emukit.templates.sampler import substitute
 from emukit.templates.schema import Template
 from emukit.timewarp import warp
 from emukit.wm import FORMATS, get_format, request_hash
-from emukit.workers import DeviceContext, device_usable  # noqa: F401 - device_usable: for callers of this module
+from emukit.workers import DeviceContext
 
 # the notification shade pulled down after a wait: from the top of the status bar to 7/12 of the screen's
 # height, in the middle (percentages of the screen; 540,10 -> 540,1400 on a 1080x2400 screen)

@@ -25,6 +25,7 @@ that lacks a piece is named, not discovered by a ``KeyError`` in the middle of a
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -62,7 +63,7 @@ def subset(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> bool:
     return all(actual.get(k) == v for k, v in expected.items())
 
 
-class FamilyUnit:
+class FamilyUnit(ABC):
     """One state family's layer-free semantics. Subclass it in ``emukit/families/<name>.py`` (or in a
     package of your own named by an ``emukit.state_families`` entry point) and decorate the class with
     :func:`register_family`."""
@@ -121,27 +122,27 @@ class FamilyUnit:
         """Constraints between fields (raise :class:`StateValidationError`); none by default."""
 
     # -- Appendix E ------------------------------------------------------------------------------------------
+    @abstractmethod
     def consequence(self, z: dict[str, Any], action: Action, context: Mapping[str, Any] | None) -> dict[str, Any]:
         """``D_t^f``: the deterministic result of ``action`` on the validated state ``z`` (Table 20)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def state_lines(self, z: dict[str, Any], *, with_action: bool) -> list[str]:
         """The state's conditioning lines; ``with_action``: a payload the result lines repeat is left to them."""
-        raise NotImplementedError
 
     def action_state_lines(self, z: dict[str, Any], d: dict[str, Any]) -> list[str]:
         """The state lines rendered next to a consequence ``d`` (default: :meth:`state_lines` with_action)."""
         return self.state_lines(z, with_action=True)
 
+    @abstractmethod
     def result_lines(self, d: dict[str, Any]) -> list[str]:
         """The lines stating the consequence ``d`` and the surface it must appear on."""
-        raise NotImplementedError
 
     # -- builder ---------------------------------------------------------------------------------------------
+    @abstractmethod
     def check_branch(self, state: dict[str, Any], outcome: dict[str, Any], evidence: dict[str, Any],
                      spec: dict[str, Any], wait_seconds: float) -> list[str]:
         """The family validator: problems where the read outcome disagrees with the probed state."""
-        raise NotImplementedError
 
     # -- estimator -------------------------------------------------------------------------------------------
     def training_context(self, params: Mapping[str, Any]) -> dict[str, Any]:

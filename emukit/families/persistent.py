@@ -3,6 +3,7 @@ Files app's Downloads-scoped search or an opened folder (seed 002 Tables 6, 10, 
 
 from __future__ import annotations
 
+import json
 import posixpath
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -22,8 +23,6 @@ def _ctx_path(context: Mapping[str, Any], key: str) -> str:
 
 
 def _quoted(text: str) -> str:
-    import json
-
     return json.dumps(text, ensure_ascii=False)
 
 

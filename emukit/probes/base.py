@@ -8,6 +8,7 @@ files (``stat``/``find``/``cat``), pulled database copies, the emulator's gRPC c
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -40,7 +41,7 @@ class CliOption:
         self.kwargs = kwargs
 
 
-class FamilyProbe:
+class FamilyProbe(ABC):
     """One family's read-only probe. Subclass it in ``emukit/probes/<family>.py`` and decorate the class with
     :func:`register_probe`.
 
@@ -56,9 +57,9 @@ class FamilyProbe:
     def __repr__(self) -> str:  # the registry names a probe registered twice by its class
         return f"{type(self).__qualname__}()"
 
+    @abstractmethod
     def read(self, driver: Driver, **params: Any) -> ProbeResult:
         """The family's canonical state on ``driver`` (plus evidence)."""
-        raise NotImplementedError
 
     def params_from_cli(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The :meth:`read` parameters from the parsed ``emukit probe`` options (by argparse ``dest``);

@@ -145,6 +145,7 @@ class DeviceContext:
         self.console.snapshot_save(name)
 
     def has_snapshot(self, name: str) -> bool:
+        """Whether the device holds console snapshot ``name``."""
         return name in self.console.snapshot_list()
 
     def built_fingerprint(self, name: str) -> dict[str, Any]:

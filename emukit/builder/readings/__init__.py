@@ -4,13 +4,14 @@ A reading turns what the surface shows after the shared action (its hierarchy du
 tables of the installed builds) into the branch's semantic outcome and the evidence behind it; a family whose
 outcome also needs a probe on the device (Ordered Collection: the collection type and the database order)
 says so in :meth:`OutcomeReader.read_on_device`, and how the release audit takes those parts from the stored
-record in :meth:`OutcomeReader.from_stored`. Register a reading (an :class:`OutcomeReader` subclass naming its ``family``) with ``@register_reading`` in
-``emukit/builder/readings/<family>.py`` (or a module of your own named by an ``emukit.outcome_readings``
-entry point).
+record in :meth:`OutcomeReader.from_stored`. Register a reading (an :class:`OutcomeReader` subclass naming
+its ``family``) with ``@register_reading`` in ``emukit/builder/readings/<family>.py`` (or a module of your own
+named by an ``emukit.outcome_readings`` entry point).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -23,16 +24,16 @@ Tables = Callable[[str], SelectorTable]
 Reading = tuple[dict[str, Any], dict[str, Any]]
 
 
-class OutcomeReader:
+class OutcomeReader(ABC):
     """One family's outcome reading (``spec`` is the template's ``outcome`` block with its parameters
     substituted: ``kind`` and the surface's fields)."""
 
     #: the family's name (a registered :class:`emukit.families.FamilyUnit`)
     family: ClassVar[str]
 
+    @abstractmethod
     def read(self, spec: dict[str, Any], xml: str, tables: Tables) -> Reading:
         """``(outcome, evidence)`` of what the hierarchy ``xml`` shows, without a device."""
-        raise NotImplementedError
 
     def read_on_device(self, driver: Driver, spec: dict[str, Any], xml: str, tables: Tables,
                        probe_params: dict[str, Any]) -> Reading:

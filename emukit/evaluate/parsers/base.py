@@ -3,6 +3,7 @@ one state family: each ``emukit/evaluate/parsers/<family>.py`` registers one wit
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -71,7 +72,7 @@ class Verdict:
                 "reason": self.reason}
 
 
-class FamilyReader:
+class FamilyReader(ABC):
     """How the evaluator reads one state family: the prediction-time context of a pair (for the state
     interface and the estimator), what the parser must know of a branch, the parser itself and the judge's
     semantic rule. Subclass it in ``emukit/evaluate/parsers/<family>.py`` and decorate the class with
@@ -102,24 +103,24 @@ class FamilyReader:
         """The branch's semantic target ``Y``: the outcome's :attr:`~emukit.families.FamilyUnit.target_key`."""
         return outcome.get(unit(self.family).target_key)
 
+    @abstractmethod
     def expected_context(self, outcome: Mapping[str, Any], sibling_outcome: Mapping[str, Any],
                          state: Mapping[str, Any] | None, sibling_state: Mapping[str, Any] | None,
                          known_items: list[str] | None) -> dict[str, Any]:
         """What :meth:`parse` needs to know of the branch (see
         :func:`emukit.evaluate.parsers.expected_context`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def parse(self, evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutcome:
         """The family outcome read from visible evidence; ``KeyError`` names a missing context field."""
-        raise NotImplementedError
 
     def __call__(self, evidence: Evidence, context: Mapping[str, Any]) -> ParsedOutcome:
         """:meth:`parse` (a reader is also its family's parse function, as ``PARSERS[family]`` was)."""
         return self.parse(evidence, context)
 
+    @abstractmethod
     def semantics(self, got: Mapping[str, Any], expected_outcome: Mapping[str, Any]) -> tuple[bool, str]:
         """SemCorrect of a parsed outcome against the branch's true outcome, and the reason in words."""
-        raise NotImplementedError
 
     def judge(self, parsed: ParsedOutcome, expected_outcome: Mapping[str, Any]) -> Verdict:
         """SemCorrect (:meth:`semantics`), SurfaceValid (every surface gate of the parse) and the reason."""
