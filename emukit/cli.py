@@ -71,6 +71,31 @@ def _cmd_vdevice_gallery(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_vdevice_template(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from emukit.device.adbserver import AdbServer
+    from emukit.errors import EmukitError
+    from emukit.settings import VDEVICE_TEMPLATE_ENV, adb_server_port
+    from emukit.snapshots import build_template
+
+    console = Console(stderr=True)
+    server = AdbServer(adb_server_port())
+    server.start()
+    try:
+        with console.status("building the clean snapshot and every base snapshot on a fresh virtual device..."):
+            manifest = build_template(args.out, server, screen=args.screen)
+    except EmukitError as exc:
+        print(f"emukit vdevice template: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        server.release()
+    console.print(f"template with {len(manifest['snapshots'])} snapshots ({', '.join(manifest['snapshots'])}) "
+                  f"written to {args.out}; new virtual devices start from it when {VDEVICE_TEMPLATE_ENV}="
+                  f"{args.out} is set")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="emukit", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -130,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
     gallery = vsub.add_parser("gallery", help="render every screen and dialog of the virtual apps to PNG")
     gallery.add_argument("--out", type=Path, required=True, help="output folder (index.html, index.md, PNGs)")
     gallery.set_defaults(func=_cmd_vdevice_gallery)
+    template = vsub.add_parser("template", help="build the clean and base snapshots once, for new virtual "
+                                                 "devices to start from ($EMUKIT_VDEVICE_TEMPLATE)")
+    template.add_argument("--out", type=Path, required=True, help="template folder (replaced when complete)")
+    template.add_argument("--screen", type=_screen_arg, default=None, metavar="WxH@DPI",
+                          help="the display of the devices that will use it (default 1080x2400@420)")
+    template.set_defaults(func=_cmd_vdevice_template)
     return parser
 
 

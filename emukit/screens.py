@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 Screen = tuple[int, int, int]  # (width px, height px, density dpi)
+#: a virtual device's display unless it is given another (a Pixel 6)
+DEFAULT_SCREEN: Screen = (1080, 2400, 420)
 
 
 def parse_screen(spec: str) -> Screen:

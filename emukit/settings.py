@@ -8,6 +8,8 @@
 | ``EMUKIT_CHROMIUM`` | the Chromium executable of the evaluator's renderer | found on ``PATH`` |
 | ``EMUKIT_CDN_DIR`` | the evaluator's offline CSS copies | ``$XDG_CACHE_HOME/emukit/cdn`` |
 | ``ANDROID_ADB_SERVER_PORT`` | the adb server's port | 5037 |
+| ``EMUKIT_VDEVICE_PORTS`` | the first adb port tried for the embedded virtual devices a command starts | 30001 |
+| ``EMUKIT_VDEVICE_TEMPLATE`` | a virtual-device template folder (``emukit vdevice template``) new virtual devices start from | none |
 
 (``EMUKIT_TEMPLATES``, ``EMUKIT_TASKS`` and ``EMUKIT_SNAPSHOTS``, the search paths of the YAML folders, are
 read by :mod:`emukit.resources`, which owns those paths.)
@@ -20,9 +22,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from emukit.errors import ConfigError
+
 ADB_PORT_ENV = "ANDROID_ADB_SERVER_PORT"
 ARTIFACTS_ENV = "EMUKIT_ARTIFACTS"
 DEFAULT_ADB_PORT = 5037
+VDEVICE_PORTS_ENV = "EMUKIT_VDEVICE_PORTS"
+VDEVICE_TEMPLATE_ENV = "EMUKIT_VDEVICE_TEMPLATE"
+#: embedded devices' first adb port: outside 5555-5585, the range every adb server scans for emulators
+DEFAULT_VDEVICE_PORT = 30001
 
 
 def data_dir() -> Path:
@@ -58,3 +66,26 @@ def cdn_dir() -> Path:
         return Path(os.environ["EMUKIT_CDN_DIR"]).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base).expanduser() / "emukit" / "cdn"
+
+
+def vdevice_port_base() -> int:
+    """The first adb port tried for embedded virtual devices: ``$EMUKIT_VDEVICE_PORTS``, else 30001. Two
+    groups of commands that must never race for the same ports (parallel test workers, say) get bases far
+    enough apart (each device takes its adb port, the console port below it and the gRPC port 3000 above)."""
+    value = os.environ.get(VDEVICE_PORTS_ENV)
+    if not value:
+        return DEFAULT_VDEVICE_PORT
+    try:
+        port = int(value)
+    except ValueError:
+        raise ConfigError(f"{VDEVICE_PORTS_ENV}={value!r} is not a port number") from None
+    if not 1024 < port < 62000:
+        raise ConfigError(f"{VDEVICE_PORTS_ENV}={port} is out of range (1025-61999)")
+    return port
+
+
+def vdevice_template() -> Path | None:
+    """``$EMUKIT_VDEVICE_TEMPLATE`` when set: a folder written by ``emukit vdevice template`` whose snapshots
+    (the clean one and every base) a freshly wiped virtual device starts with, instead of building them."""
+    value = os.environ.get(VDEVICE_TEMPLATE_ENV)
+    return Path(value).expanduser() if value else None

@@ -343,8 +343,71 @@ def _anchor(snapshot: str) -> dt.datetime:
 
 
 def ensure_snapshot(driver: Driver, name: str, data_dir: Path, *, console: ConsoleClient | None = None) -> None:
-    """Build the base snapshot on this device unless it already has it."""
+    """Build the base snapshot on this device unless it already has it, and record its fingerprint under
+    ``data_dir``. A device that brings the base with it (an AVD keeping its bases between nights, a virtual
+    device started from a template) but whose fingerprint this data dir has not recorded gets it measured
+    once, right after loading the base (the fingerprint a build records is the same state, read right after
+    its save), so the pairs built on it carry the base's content fingerprint all the same."""
     with console_of(driver, console) as console:
         present = name in console.snapshot_list()
-    if not present:
-        save_fingerprint(data_dir, driver.serial, name, build_snapshot(driver, load_spec(name), console=console))
+        if not present:
+            save_fingerprint(data_dir, driver.serial, name, build_snapshot(driver, load_spec(name),
+                                                                            console=console))
+        elif not fingerprint_path(data_dir, driver.serial, name).exists():
+            load_base(driver, name, console=console)
+            save_fingerprint(data_dir, driver.serial, name,
+                             {**fingerprint(driver), "spec": spec_digest(load_spec(name))})
+
+
+def build_template(out: Path, server: Any, *, names: list[str] | None = None,
+                   screen: tuple[int, int, int] | None = None) -> dict[str, Any]:
+    """Write a virtual-device template to ``out`` (:func:`emukit.device.virtual.seed_from_template`): a
+    fresh deterministic virtual device is started on a private port of ``server`` (an
+    :class:`~emukit.device.adbserver.AdbServer`), its clean snapshot saved right after boot and every base
+    snapshot in ``names`` (default: every spec on the search path) built from it; its snapshots are then
+    copied to ``out/snapshots`` beside ``template.json``, which names the mode, the display and the spec
+    digest of each base. Returns the manifest. ``out`` is replaced only once the new template is complete."""
+    import os
+    import shutil
+    import tempfile
+
+    from emukit import __version__
+    from emukit.device.virtual import (
+        TEMPLATE_FORMAT,
+        TEMPLATE_MANIFEST,
+        VirtualDeviceProcess,
+        free_adb_ports,
+    )
+    from emukit.screens import DEFAULT_SCREEN
+    from emukit.settings import vdevice_port_base
+
+    out = Path(out)
+    specs = [load_spec(n) for n in (names if names is not None else list_specs())]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        proc = VirtualDeviceProcess(free_adb_ports(1, start=vdevice_port_base())[0], work / "device", server,
+                                    screen=screen, template=False)
+        proc.start()
+        try:
+            driver = Driver(proc.serial, server.port)
+            try:
+                save_clean(driver)
+                for spec in specs:
+                    build_snapshot(driver, spec)
+            finally:
+                driver.close()
+        finally:
+            proc.stop()
+        shutil.copytree(work / "device" / "snapshots", work / "template" / "snapshots", symlinks=True)
+        manifest = {"format": TEMPLATE_FORMAT, "mode": "deterministic", "screen": list(screen or DEFAULT_SCREEN),
+                    "snapshots": {CLEAN_SNAPSHOT: None, **{s.name: spec_digest(s) for s in specs}},
+                    "emukit": __version__}
+        (work / "template" / TEMPLATE_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+        old = work / "old"
+        if out.exists():
+            os.replace(out, old)
+        os.replace(work / "template", out)
+        return manifest
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -108,7 +108,7 @@ print(json.dumps(out))
 '''
 
 
-def test_a_family_from_an_installed_package_joins_without_editing_emukit(tmp_path):
+def test_a_family_from_an_installed_package_joins_without_editing_emukit(emukit_cli, tmp_path):
     (tmp_path / "lamp_family.py").write_text(textwrap.dedent(LAMP))
     dist = tmp_path / "lamp_family-1.0.dist-info"
     dist.mkdir()
@@ -128,6 +128,6 @@ def test_a_family_from_an_installed_package_joins_without_editing_emukit(tmp_pat
     assert out["probes_missing"] == ["lamp"]
     assert "family 'lamp' has no probe" in out["probe_error"]
     # and the CLI offers it
-    help_text = subprocess.run([sys.executable, "-m", "emukit", "export", "--help"], check=False, cwd=tmp_path, capture_output=True,
+    help_text = subprocess.run([*emukit_cli, "export", "--help"], check=False, cwd=tmp_path, capture_output=True,
                                text=True, timeout=120, env=env)
     assert "lamp" in help_text.stdout, help_text.stdout + help_text.stderr

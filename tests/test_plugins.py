@@ -92,7 +92,7 @@ def _plugin_dist(root: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), *sys.path])}
 
 
-def test_an_outside_module_named_by_entry_points_adds_a_format_an_adapter_an_exporter_and_a_reader(tmp_path):
+def test_an_outside_module_named_by_entry_points_adds_a_format_an_adapter_an_exporter_and_a_reader(emukit_cli, tmp_path):
     from PIL import Image
 
     env = _plugin_dist(tmp_path / "site")
@@ -109,7 +109,7 @@ def test_an_outside_module_named_by_entry_points_adds_a_format_an_adapter_an_exp
     assert got["exporters"] == ["count", "episodes", "hf"] and got["readers"][-1] == "nothing"
     assert got["viewport"] == 360 and got["read"] == []
     for command, choice in ((["evaluate", "--help"], "tinyworld"), (["export", "--help"], "count")):
-        out = subprocess.run([sys.executable, "-m", "emukit", *command], env=env, capture_output=True, text=True,
+        out = subprocess.run([*emukit_cli, *command], env=env, capture_output=True, text=True,
                              timeout=120, cwd=tmp_path)
         assert out.returncode == 0 and choice in out.stdout, out.stdout + out.stderr
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -73,7 +72,7 @@ def test_a_missing_user_folder_is_named(tmp_path: Path, monkeypatch) -> None:
         load_tasks()
 
 
-def test_tasks_merge_clash_and_cli_listing(tmp_path: Path) -> None:
+def test_tasks_merge_clash_and_cli_listing(emukit_cli, tmp_path: Path) -> None:
     mine = tmp_path / "tasks"
     mine.mkdir()
     shipped = load_task(tasks_dir() / "note_revisit_01.yaml")
@@ -81,7 +80,7 @@ def test_tasks_merge_clash_and_cli_listing(tmp_path: Path) -> None:
     ids = [t.id for t in load_tasks(dirs=[mine])]
     assert "my_note_task" in ids and "note_revisit_01" in ids and ids == sorted(ids)
     env = {**os.environ, "EMUKIT_TASKS": ""}
-    listed = subprocess.run([sys.executable, "-m", "emukit", "tasks", "list", "--tasks", str(mine)],
+    listed = subprocess.run([*emukit_cli, "tasks", "list", "--tasks", str(mine)],
                             capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert f"{len(ids)} milestone tasks" in listed.stdout and "my_note_task" in listed.stdout
@@ -89,7 +88,7 @@ def test_tasks_merge_clash_and_cli_listing(tmp_path: Path) -> None:
     shutil.copy(tasks_dir() / "note_revisit_01.yaml", mine)
     with pytest.raises(ConfigError, match="task 'note_revisit_01' is defined twice"):
         load_tasks(dirs=[mine])
-    clash = subprocess.run([sys.executable, "-m", "emukit", "tasks", "list", "--tasks-dir", str(mine)],
+    clash = subprocess.run([*emukit_cli, "tasks", "list", "--tasks-dir", str(mine)],
                            capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert clash.returncode == 1 and "defined twice" in clash.stdout + clash.stderr
 

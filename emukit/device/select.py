@@ -59,13 +59,10 @@ def one_device(serial: str | None, data_dir: Path, *, embedded: bool = True,
     if serial is None:
         if not embedded:
             raise ConfigError("no device attached; give --device SERIAL")
-        from emukit.device.virtual import (
-            FIRST_PRIVATE_PORT,
-            VirtualDeviceProcess,
-            free_adb_ports,
-        )
+        from emukit.device.virtual import VirtualDeviceProcess, free_adb_ports
+        from emukit.settings import vdevice_port_base
 
-        port = free_adb_ports(1, start=FIRST_PRIVATE_PORT)[0]  # private: only our adb server lists it
+        port = free_adb_ports(1, start=vdevice_port_base())[0]  # private: only our adb server lists it
         proc = VirtualDeviceProcess(port, data_dir / "vdevices" / f"embedded-{port}", server,
                                     mode=vdevice_mode)
         serial = proc.start()

@@ -6,14 +6,22 @@ launches the process and waits until the adb server lists it as ``device``.
 A device started here never outlives its owner: it is started through :mod:`emukit.device.lifeline`
 (stopped by the watchdog, and by itself, when the owning command dies by any signal) and its state dir is
 locked for the owner (:class:`emukit.device.ownership.DeviceClaim`), so that ``emukit devices --reap`` can
-tell a leftover from a device in use. Embedded devices listen on ports from :data:`FIRST_PRIVATE_PORT`,
-outside 5555-5585, the range every adb server scans for emulators: only the adb server they register with
-(their owner's) ever lists them.
+tell a leftover from a device in use. Embedded devices listen on ports from
+:func:`emukit.settings.vdevice_port_base` (:data:`FIRST_PRIVATE_PORT` unless ``EMUKIT_VDEVICE_PORTS`` says
+otherwise), outside 5555-5585, the range every adb server scans for emulators: only the adb server they
+register with (their owner's) ever lists them.
+
+A freshly wiped device can start from a **template** (``EMUKIT_VDEVICE_TEMPLATE``, written by ``emukit
+vdevice template``): the clean snapshot and every base snapshot, built once on another device of the same
+mode and display and copied into the new device's state dir before it starts, so the device holds them
+without building them (:func:`seed_from_template`).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,11 +33,12 @@ from typing import Self
 from emukit.device import lifeline
 from emukit.device.adbserver import AdbServer
 from emukit.device.ownership import DeviceClaim
-from emukit.errors import DeviceError
+from emukit.errors import ConfigError, DeviceError
+from emukit.screens import DEFAULT_SCREEN
 
 SCANNED_PORTS = range(5555, 5586)  # adb servers look for emulators on these adb ports at start
 FIRST_TEST_PORT = 20001  # tests' devices, outside the scanned range
-FIRST_PRIVATE_PORT = 30001  # embedded devices of emukit commands, outside the scanned range
+FIRST_PRIVATE_PORT = 30001  # embedded devices of emukit commands (emukit.settings.DEFAULT_VDEVICE_PORT)
 
 
 GRPC_OFFSET = 3000  # `emukit vdevice serve` puts its gRPC controller on adb port + 3000 by default
@@ -68,15 +77,62 @@ Screen = tuple[int, int, int]  # (width px, height px, density dpi)
 
 VDEVICE_MODES = ("deterministic", "hardware")  # emukit.vdevice.device.MODES, without loading the device
 
+TEMPLATE_MANIFEST = "template.json"
+TEMPLATE_FORMAT = 1
+
+
+def read_template(template: Path) -> dict:
+    """The manifest of a virtual-device template folder (``{"format", "mode", "screen", "snapshots"}``);
+    ConfigError naming the file when it is missing or malformed."""
+    path = Path(template) / TEMPLATE_MANIFEST
+    try:
+        manifest = json.loads(path.read_text())
+    except OSError as exc:
+        raise ConfigError(f"{path}: not a virtual-device template ({exc.strerror}); write one with "
+                          "`emukit vdevice template --out DIR`") from None
+    except ValueError as exc:
+        raise ConfigError(f"{path}: invalid JSON: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != TEMPLATE_FORMAT:
+        raise ConfigError(f"{path}: format {manifest.get('format') if isinstance(manifest, dict) else None!r} "
+                          f"is not {TEMPLATE_FORMAT}; write the template again with `emukit vdevice template`")
+    for key, kind in (("mode", str), ("screen", list), ("snapshots", dict)):
+        if not isinstance(manifest.get(key), kind):
+            raise ConfigError(f"{path}: field {key!r} is missing or not a {kind.__name__}")
+    return manifest
+
+
+def seed_from_template(template: Path, state_dir: Path, *, mode: str, screen: Screen | None) -> list[str]:
+    """Copy the template's snapshots that ``state_dir`` lacks into it; returns their names. A template is
+    made on one kind of device: for another mode or display nothing is copied (the device builds its own)."""
+    manifest = read_template(template)
+    if manifest["mode"] != mode or tuple(manifest["screen"]) != tuple(screen or DEFAULT_SCREEN):
+        return []
+    target = Path(state_dir) / "snapshots"
+    target.mkdir(parents=True, exist_ok=True)
+    copied = []
+    for name in sorted(manifest["snapshots"]):
+        source = Path(template) / "snapshots" / name
+        if (target / name).exists():
+            continue
+        if not (source / "meta.json").exists():
+            raise ConfigError(f"{source}: listed in {Path(template) / TEMPLATE_MANIFEST} but missing")
+        partial = target / f".{name}.seeding"
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(source, partial, symlinks=True)
+        os.replace(partial, target / name)
+        copied.append(name)
+    return copied
+
 
 class VirtualDeviceProcess:
     """One ``emukit vdevice serve`` child process; ``screen`` (width, height, dpi) is its display (default:
     the virtual device's, 1080x2400 at 420 dpi) and ``mode`` its behaviour (:data:`VDEVICE_MODES`; default
-    deterministic), both fixed for the life of the process."""
+    deterministic), both fixed for the life of the process. ``template``: the template folder a wiped device
+    starts from (:func:`seed_from_template`); default ``$EMUKIT_VDEVICE_TEMPLATE``, ``False`` for none."""
 
     def __init__(self, adb_port: int, state_dir: Path, server: AdbServer, *, wipe: bool = True,
                  clock: str = "logical", log_path: Path | None = None, screen: Screen | None = None,
-                 mode: str = "deterministic") -> None:
+                 mode: str = "deterministic", template: Path | bool | None = None) -> None:
         if mode not in VDEVICE_MODES:
             raise ValueError(f"virtual device mode {mode!r} is not one of {', '.join(VDEVICE_MODES)}")
         if screen is not None:
@@ -91,6 +147,11 @@ class VirtualDeviceProcess:
         self.mode = mode
         self.screen: Screen | None = tuple(screen) if screen is not None else None  # type: ignore[assignment]
         self.log_path = log_path or self.state_dir.with_suffix(".log")
+        if template is None or template is True:
+            from emukit.settings import vdevice_template
+
+            template = vdevice_template()
+        self.template: Path | None = Path(template) if template else None
         self.proc: subprocess.Popen[bytes] | None = None
         self.claim: DeviceClaim | None = None
 
@@ -104,6 +165,8 @@ class VirtualDeviceProcess:
         if self.claim is None:
             self.claim = DeviceClaim.acquire(self.serial, self.state_dir, adb_port=self.adb_port,
                                              adb_server_port=self.server.port)
+        if self.wipe and self.template is not None:
+            seed_from_template(self.template, self.state_dir, mode=self.mode, screen=self.screen)
         cmd = [sys.executable, "-m", "emukit", "vdevice", "serve", "--port", str(self.adb_port),
                "--state-dir", str(self.state_dir.resolve()), "--clock", self.clock, "--mode", self.mode]
         if self.wipe:

@@ -22,7 +22,13 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from emukit.screens import Screen, check_screen, format_screen, parse_screen  # noqa: F401 - re-exported
+from emukit.screens import (  # noqa: F401 - re-exported
+    DEFAULT_SCREEN,
+    Screen,
+    check_screen,
+    format_screen,
+    parse_screen,
+)
 from emukit.vdevice.apps.base import App, Notification
 from emukit.vdevice.faults import Faults
 from emukit.vdevice.fs import DeviceFS
@@ -34,7 +40,6 @@ from emukit.vdevice.state import (
     PendingAlarm,
 )
 
-DEFAULT_SCREEN = (1080, 2400, 420)  # Pixel 6: width and height in px, density in dpi
 # The display of this process's virtual device. The UI modules (theme and everything laid out from it) read
 # these when they load, so :func:`configure_screen` sets them before the first device is made.
 SCREEN_W, SCREEN_H, DENSITY = DEFAULT_SCREEN

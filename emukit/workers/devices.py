@@ -123,13 +123,13 @@ def make_pool(options: DeviceRequest, server: AdbServer,
             return DevicePool([AttachedLauncher(c.serial, server, claim=c) for c in claims]), len(claims)
         note("every attached device is held by another emukit command: starting embedded virtual devices")
     n = options.devices or default_device_count()
-    from emukit.device.virtual import FIRST_PRIVATE_PORT
+    from emukit.settings import vdevice_port_base
 
     # private ports (outside the range adb servers scan): only this command's adb server lists them
     screen = {} if options.vdevice_screen is None else {"screen": tuple(options.vdevice_screen)}
     from emukit.provision.embedded import provisioner_for
 
-    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=FIRST_PRIVATE_PORT,
+    pool = DevicePool.virtual(n, server, options.data_dir / "vdevices", start_port=vdevice_port_base(),
                               mode=options.vdevice_mode, **screen,
                               provision=provisioner_for(options.vdevice_mode, options.data_dir, server.port))
     return pool, n

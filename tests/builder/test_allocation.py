@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -53,11 +52,11 @@ def test_a_template_without_released_pairs_is_named(tmp_path):
         plan_counts(templates, 10, "paper")
 
 
-def test_build_pairs_allocation_table6(adb_server, tmp_path):
+def test_build_pairs_allocation_table6(emukit_cli, adb_server, tmp_path):
     """Two persistent pairs in Table 6 proportions go to the two largest quotas (copy_interference 0.34,
     then delete_interference 0.33, which ties with move_interference and comes first by name)."""
     data = tmp_path / "data"
-    proc = subprocess.run([sys.executable, "-m", "emukit", "build-pairs", "--family", "persistent", "--count", "2",
+    proc = subprocess.run([*emukit_cli, "build-pairs", "--family", "persistent", "--count", "2",
                            "--allocation", "table6", "--devices", "1", "--data-dir", str(data), "--quiet"],
                           env=adb_server.env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -68,7 +67,7 @@ def test_build_pairs_allocation_table6(adb_server, tmp_path):
     src = Path(load_templates(names=["copy_direct"])[0].source_path).read_text()
     (own / "copy_plain.yaml").write_text(src.replace("name: copy_direct", "name: copy_plain")
                                          .replace("released_pairs: 20", "released_pairs: null"))
-    proc = subprocess.run([sys.executable, "-m", "emukit", "build-pairs", "--templates", str(own), "--template",
+    proc = subprocess.run([*emukit_cli, "build-pairs", "--templates", str(own), "--template",
                            "copy_plain", "--count", "1", "--allocation", "table6", "--devices", "1", "--data-dir",
                            str(tmp_path / "d2"), "--quiet"], env=adb_server.env, capture_output=True, text=True,
                           timeout=120)

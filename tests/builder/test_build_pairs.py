@@ -10,7 +10,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,8 +20,8 @@ from emukit.store import Store
 PERSISTENT_FAST = ["copy_direct", "move_direct", "delete_direct"]
 
 
-def _cli(adb_server, serial: str, data: Path, *extra: str) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "emukit", "build-pairs", "--family", "persistent", "--device", serial,
+def _cli(emukit_cli, adb_server, serial: str, data: Path, *extra: str) -> subprocess.Popen:
+    cmd = [*emukit_cli, "build-pairs", "--family", "persistent", "--device", serial,
            "--data-dir", str(data), "--quiet", *extra]
     return subprocess.Popen(cmd, env=adb_server.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
@@ -39,14 +38,14 @@ def _pairs_in_db(data: Path) -> int:
         return 0
 
 
-def test_cli_input_errors_come_before_any_progress(adb_server, tmp_path):
+def test_cli_input_errors_come_before_any_progress(emukit_cli, adb_server, tmp_path):
     """Bad input is refused with a message naming it, and no progress bar is drawn first (the command runs on a
     pseudo-terminal, where rich draws its progress bar; no device is started for any of these)."""
     import pty
 
     def run(*args: str) -> tuple[int, str]:
         leader, follower = pty.openpty()
-        proc = subprocess.Popen([sys.executable, "-m", "emukit", "build-pairs", "--family", "persistent",
+        proc = subprocess.Popen([*emukit_cli, "build-pairs", "--family", "persistent",
                                  "--data-dir", str(tmp_path / "data"), *args], env=adb_server.env,
                                 stdin=follower, stdout=follower, stderr=follower)
         os.close(follower)
@@ -72,10 +71,10 @@ def test_cli_input_errors_come_before_any_progress(adb_server, tmp_path):
         assert "building pairs" not in out, out
 
 
-def test_cli_sigkill_and_resume_exact_count(vdevice, adb_server, tmp_path):
+def test_cli_sigkill_and_resume_exact_count(emukit_cli, vdevice, adb_server, tmp_path):
     data = tmp_path / "data"
     args = ["--count", "6", *[a for t in PERSISTENT_FAST for a in ("--template", t)]]
-    first = _cli(adb_server, vdevice.serial, data, *args)
+    first = _cli(emukit_cli, adb_server, vdevice.serial, data, *args)
     deadline = time.monotonic() + 240
     while _pairs_in_db(data) < 2:
         assert first.poll() is None, first.stdout.read().decode()
@@ -86,7 +85,7 @@ def test_cli_sigkill_and_resume_exact_count(vdevice, adb_server, tmp_path):
     killed_at = _pairs_in_db(data)
     assert 2 <= killed_at < 6
 
-    second = _cli(adb_server, vdevice.serial, data, *args)
+    second = _cli(emukit_cli, adb_server, vdevice.serial, data, *args)
     out = second.communicate(timeout=400)[0].decode()
     assert second.returncode == 0, out
     assert "strict pairs" in out  # the summary table
@@ -100,17 +99,17 @@ def test_cli_sigkill_and_resume_exact_count(vdevice, adb_server, tmp_path):
         assert all(set(p.branches) == {"A", "B"} and p.validation.accepted for p in pairs)
         assert store.audit() == []  # every referenced artifact exists and verifies
 
-    third = _cli(adb_server, vdevice.serial, data, *args)  # nothing left to do
+    third = _cli(emukit_cli, adb_server, vdevice.serial, data, *args)  # nothing left to do
     out = third.communicate(timeout=120)[0].decode()
     assert third.returncode == 0, out
     with Store(data_dir=data) as store:
         assert store.count_pairs() == 6
 
 
-def test_cli_builds_into_a_postgresql_store(vdevice, adb_server, tmp_path, pg_url):
+def test_cli_builds_into_a_postgresql_store(emukit_cli, vdevice, adb_server, tmp_path, pg_url):
     """``--db postgresql://...`` (no driver named: psycopg 3) on the tests' real PostgreSQL server."""
     data = tmp_path / "data"
-    proc = _cli(adb_server, vdevice.serial, data, "--db", pg_url, "--count", "2", "--template", "copy_direct")
+    proc = _cli(emukit_cli, adb_server, vdevice.serial, data, "--db", pg_url, "--count", "2", "--template", "copy_direct")
     out = proc.communicate(timeout=300)[0].decode()
     assert proc.returncode == 0, out
     assert "database: " + pg_url.replace("postgresql://", "postgresql+psycopg://", 1) in out

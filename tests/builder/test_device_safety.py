@@ -9,7 +9,6 @@ A second real adb server attached to the same device covers the two-servers case
 from __future__ import annotations
 
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -27,28 +26,28 @@ from tests.integration.helpers import emu
 TEMPLATE = ["copy_direct"]
 
 
-def _cli(adb_server, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "emukit", "build-pairs", "--family", "persistent", *args],
+def _cli(emukit_cli, adb_server, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*emukit_cli, "build-pairs", "--family", "persistent", *args],
                           env=adb_server.env, capture_output=True, text=True, timeout=300)
 
 
-def test_attached_devices_are_announced_and_a_held_one_is_refused(vdevice, adb_server, tmp_path):
+def test_attached_devices_are_announced_and_a_held_one_is_refused(emukit_cli, vdevice, adb_server, tmp_path):
     claim = SerialClaim.acquire(adb_server.port, vdevice.serial)  # as another live emukit command would
     try:
-        held = _cli(adb_server, "--device", vdevice.serial, "--template", "copy_direct", "--count", "1",
+        held = _cli(emukit_cli, adb_server, "--device", vdevice.serial, "--template", "copy_direct", "--count", "1",
                     "--data-dir", str(tmp_path / "held"), "--quiet")
     finally:
         claim.release()
     assert held.returncode == 1
     assert f"{vdevice.serial} is in use by another emukit command: pid" in held.stdout + held.stderr
     assert "building pairs" not in held.stderr
-    used = _cli(adb_server, "--device", vdevice.serial, "--template", "copy_direct", "--count", "1",
+    used = _cli(emukit_cli, adb_server, "--device", vdevice.serial, "--template", "copy_direct", "--count", "1",
                 "--data-dir", str(tmp_path / "used"), "--quiet")
     assert used.returncode == 0, used.stdout + used.stderr
     text = used.stdout + used.stderr
     assert f"using attached device(s) {vdevice.serial} (not started by emukit: given with --device)" in text
     assert text.index("using attached device") < text.index("strict pairs")  # announced before the work
-    found = _cli(adb_server, "--template", "copy_direct", "--count", "1", "--data-dir", str(tmp_path / "found"),
+    found = _cli(emukit_cli, adb_server, "--template", "copy_direct", "--count", "1", "--data-dir", str(tmp_path / "found"),
                  "--quiet")  # no --device: every attached device is used, and said so
     assert found.returncode == 0, found.stdout + found.stderr
     assert "using attached device(s)" in found.stdout + found.stderr

@@ -8,7 +8,6 @@ import io
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -108,17 +107,17 @@ def test_json_actions():
     assert json_action({"type": "wait", "duration_ms": 240000}) == {"action_type": "wait"}
 
 
-def test_export_cli_formats_from_a_store(adb_server, tmp_path):
+def test_export_cli_formats_from_a_store(emukit_cli, adb_server, tmp_path):
     """From a real build: ``--format hf --eval-seed`` and ``--format episodes`` through the CLI."""
     from datasets import load_from_disk
 
     data = tmp_path / "data"
-    proc = subprocess.run([sys.executable, "-m", "emukit", "build-pairs", "--family", "temporal", "--template",
+    proc = subprocess.run([*emukit_cli, "build-pairs", "--family", "temporal", "--template",
                            "duration_shift", "--count", "2", "--seed", "4", "--devices", "1", "--data-dir",
                            str(data), "--quiet"], env=adb_server.env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for fmt in ("hf", "episodes"):
-        proc = subprocess.run([sys.executable, "-m", "emukit", "export", "--data-dir", str(data), "--out",
+        proc = subprocess.run([*emukit_cli, "export", "--data-dir", str(data), "--out",
                                str(tmp_path / fmt), "--format", fmt, "--eval-seed", "4"], env=adb_server.env,
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -131,7 +130,7 @@ def test_export_cli_formats_from_a_store(adb_server, tmp_path):
     ep = json.loads(next((tmp_path / "episodes" / "episodes").glob("*/A/episode.json")).read_text())
     assert [s["action_output_json"]["action_type"] for s in ep["shared_steps"]] == ["wait", "swipe"]
     assert ep["shared_steps"][1]["action_output_json"]["direction"] == "down"  # the shade pull
-    proc = subprocess.run([sys.executable, "-m", "emukit", "export", "--data-dir", str(data), "--out",
+    proc = subprocess.run([*emukit_cli, "export", "--data-dir", str(data), "--out",
                            str(tmp_path / "j"), "--eval-seed", "4"], env=adb_server.env, capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 2 and "--eval-seed only applies" in proc.stdout + proc.stderr

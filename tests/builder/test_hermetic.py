@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -79,30 +78,30 @@ def test_a_device_with_bases_but_no_clean_snapshot_is_refused(vdevice_factory, a
         driver.close()
 
 
-def _build(adb_server, data: Path, *args: str) -> list[str]:
-    proc = subprocess.run([sys.executable, "-m", "emukit", "build-pairs", "--data-dir", str(data), "--seed", "3",
+def _build(emukit_cli, adb_server, data: Path, *args: str) -> list[str]:
+    proc = subprocess.run([*emukit_cli, "build-pairs", "--data-dir", str(data), "--seed", "3",
                            "--quiet", *args], env=adb_server.env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = data / "export"
-    proc = subprocess.run([sys.executable, "-m", "emukit", "export", "--data-dir", str(data), "--out", str(out)],
+    proc = subprocess.run([*emukit_cli, "export", "--data-dir", str(data), "--out", str(out)],
                           env=adb_server.env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return (out / "pairs.jsonl").read_text().splitlines()
 
 
 @pytest.fixture(scope="module")
-def mixed(adb_server, tmp_path_factory) -> Path:
+def mixed(emukit_cli, adb_server, tmp_path_factory) -> Path:
     """``--family all --count 4`` on three devices (16 pairs, every family), exported: its data dir."""
     data = tmp_path_factory.mktemp("mixed")
-    _build(adb_server, data, "--family", "all", "--count", "4", "--devices", "3")
+    _build(emukit_cli, adb_server, data, "--family", "all", "--count", "4", "--devices", "3")
     return data
 
 
-def test_pairs_are_byte_identical_whatever_else_the_run_built(adb_server, tmp_path, mixed):
+def test_pairs_are_byte_identical_whatever_else_the_run_built(emukit_cli, adb_server, tmp_path, mixed):
     """``--family persistent`` on one device against ``--family all`` on three: every pair both runs built
     has the same exported line (history, boundary, state, outcome, next observation: every artifact by its
     sha256), and the artifacts are the same files."""
-    alone = _build(adb_server, tmp_path / "alone", "--family", "persistent", "--count", "9", "--devices", "1")
+    alone = _build(emukit_cli, adb_server, tmp_path / "alone", "--family", "persistent", "--count", "9", "--devices", "1")
     mixed_lines = (mixed / "export" / "pairs.jsonl").read_text().splitlines()
     by_id = {json.loads(line)["pair_id"]: line for line in alone}
     common = [line for line in mixed_lines if json.loads(line)["pair_id"] in by_id]
@@ -116,18 +115,18 @@ def test_pairs_are_byte_identical_whatever_else_the_run_built(adb_server, tmp_pa
                 (mixed / "export" / ref).read_bytes(), ref
 
 
-def _replay(adb_server, export: Path, data: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "emukit", "audit", "replay", "--pairs", str(export), "--data-dir",
+def _replay(emukit_cli, adb_server, export: Path, data: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*emukit_cli, "audit", "replay", "--pairs", str(export), "--data-dir",
                            str(data), "--quiet", *args], env=adb_server.env, capture_output=True, text=True,
                           timeout=600)
 
 
-def test_exported_branches_replayed_on_fresh_snapshots_reproduce_every_pair(adb_server, tmp_path, mixed):
+def test_exported_branches_replayed_on_fresh_snapshots_reproduce_every_pair(emukit_cli, adb_server, tmp_path, mixed):
     """``emukit audit replay``: two fresh devices build each base snapshot from its spec, run the recorded
     hidden setup and then only the exported actions; all 16 pairs (32 branches, every family) give the exported
     observations byte for byte, the same state and the same outcome. A tampered export fails, naming what
     differs."""
-    proc = _replay(adb_server, mixed / "export", tmp_path / "replay", "--devices", "2")
+    proc = _replay(emukit_cli, adb_server, mixed / "export", tmp_path / "replay", "--devices", "2")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "16/16 pairs reproduced (every observation, state and outcome): PASS" in proc.stdout
 
@@ -139,7 +138,7 @@ def test_exported_branches_replayed_on_fresh_snapshots_reproduce_every_pair(adb_
     step["x"], step["y"] = 5, 5
     shutil.copytree(mixed / "export", tmp_path / "forged")
     (tmp_path / "forged" / "pairs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    proc = _replay(adb_server, tmp_path / "forged", tmp_path / "replay2", "--devices", "1",
+    proc = _replay(emukit_cli, adb_server, tmp_path / "forged", tmp_path / "replay2", "--devices", "1",
                    "--pair", clip["pair_id"], "--pair", files["pair_id"])
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "0/2 pairs reproduced" in proc.stdout
@@ -148,17 +147,17 @@ def test_exported_branches_replayed_on_fresh_snapshots_reproduce_every_pair(adb_
     assert f"{files['pair_id']}/B: observations:" in out  # the screens after the moved tap differ
 
 
-def test_export_fills_in_the_entity_of_older_rows_from_an_unchanged_template(adb_server, tmp_path):
+def test_export_fills_in_the_entity_of_older_rows_from_an_unchanged_template(emukit_cli, adb_server, tmp_path):
     """Rows stored before pairs kept their provenance (``pairs.provenance`` NULL) are exported with the entity
     and hidden setup taken from their template, only while its content hash is the pair's."""
     import sqlite3
 
-    lines = _build(adb_server, tmp_path / "d", "--family", "persistent", "--template", "copy_direct",
+    lines = _build(emukit_cli, adb_server, tmp_path / "d", "--family", "persistent", "--template", "copy_direct",
                    "--template", "delete_direct", "--count", "2", "--devices", "1")
     with sqlite3.connect(tmp_path / "d" / "emukit.db") as conn:
         conn.execute("UPDATE pairs SET provenance = NULL")
         conn.execute("UPDATE pairs SET template_hash = ? WHERE template = 'delete_direct'", ("0" * 64,))
-    proc = subprocess.run([sys.executable, "-m", "emukit", "export", "--data-dir", str(tmp_path / "d"), "--out",
+    proc = subprocess.run([*emukit_cli, "export", "--data-dir", str(tmp_path / "d"), "--out",
                            str(tmp_path / "again")], env=adb_server.env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     before = {r["pair_id"]: r for r in map(json.loads, lines)}

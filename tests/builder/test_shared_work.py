@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -30,8 +29,8 @@ HEARTBEAT_S = 5
 class _Builder:
     """One builder process; its output is collected by a thread so the test can read it while it runs."""
 
-    def __init__(self, adb_server, data: Path, artifacts: Path, pg_url: str) -> None:
-        cmd = [sys.executable, "-m", "emukit", "build-pairs", "--family", "persistent", "--count", str(COUNT),
+    def __init__(self, emukit_cli, adb_server, data: Path, artifacts: Path, pg_url: str) -> None:
+        cmd = [*emukit_cli, "build-pairs", "--family", "persistent", "--count", str(COUNT),
                *[a for t in TEMPLATES for a in ("--template", t)], "--devices", "1", "--data-dir", str(data),
                "--artifacts", str(artifacts), "--db", pg_url, "--queue-heartbeat", str(HEARTBEAT_S), "--quiet"]
         self.proc = subprocess.Popen(cmd, env=adb_server.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -60,9 +59,9 @@ class _Builder:
         return code
 
 
-def test_three_builders_share_a_request_and_one_is_killed(adb_server, tmp_path, pg_url):
+def test_three_builders_share_a_request_and_one_is_killed(emukit_cli, adb_server, tmp_path, pg_url):
     artifacts = tmp_path / "shared-artifacts"
-    builders = [_Builder(adb_server, tmp_path / f"machine{i}", artifacts, pg_url) for i in range(3)]
+    builders = [_Builder(emukit_cli, adb_server, tmp_path / f"machine{i}", artifacts, pg_url) for i in range(3)]
     victim = builders[1]
     deadline = time.monotonic() + 300
     held: list[int] = []

@@ -15,6 +15,7 @@ from emukit.device.console import ConsoleClient, console_port, parse_snapshot_li
 from emukit.device.launcher import VirtualLauncher
 from emukit.device.virtual import free_adb_ports
 from emukit.errors import DeviceError
+from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 from tests.device.fake_sdk import FIXTURES
 
 
@@ -51,7 +52,7 @@ def test_wrong_or_missing_token(vdevice, tmp_path):
 
 
 def test_unreachable_console_names_the_device():
-    port = free_adb_ports(1, start=29001)[0] - 1
+    port = free_adb_ports(1, start=TEST_PORT_BASE + 200)[0] - 1
     with pytest.raises(DeviceError, match=f"emulator-{port}: cannot connect to the console"):
         ConsoleClient(port, timeout=2).avd_name()
     assert not ConsoleClient(port, timeout=2).ping()
@@ -87,7 +88,7 @@ def test_wait_ready_times_out_naming_the_serial(adb_server):
 def test_load_re_roots_and_re_pins_the_clock(adb_server, tmp_path):
     """After a load the guest clock is the snapshot's; the launcher's hook pins it to the anchor again."""
     anchor = dt.datetime(2024, 5, 1, 8, 0, 0)
-    port = free_adb_ports(1, start=29101)[0]
+    port = free_adb_ports(1, start=TEST_PORT_BASE + 240)[0]
     launcher = VirtualLauncher(port, tmp_path / "dev", adb_server, setup=PostBootConfig(clock_anchor=anchor))
     try:
         serial = launcher.launch()

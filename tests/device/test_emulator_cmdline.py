@@ -18,11 +18,18 @@ import pytest
 from pydantic import ValidationError
 
 from emukit.device import boot
-from emukit.device.emulator import EmulatorConfig, build_command, emulator_env, parse_getprop, summarize_props
+from emukit.device.emulator import (
+    EmulatorConfig,
+    build_command,
+    emulator_env,
+    parse_getprop,
+    summarize_props,
+)
 from emukit.device.launcher import EmulatorLauncher
 from emukit.device.sdk import AndroidSdk
 from emukit.device.virtual import free_adb_ports
 from emukit.errors import DeviceError
+from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 from tests.device.fake_sdk import FIXTURES, make_fake_sdk
 
 ANCHOR = dt.datetime(2024, 3, 18, 9, 30, 15)
@@ -142,7 +149,7 @@ def test_offline_counts_as_not_booted_yet(adb_server, vdevice):
 # --- launching through the fake emulator -----------------------------------------------------------------
 
 def _launcher(adb_server, fake_sdk_root, tmp_path, **env: str) -> EmulatorLauncher:
-    console = free_adb_ports(1, start=27001)[0] - 1
+    console = free_adb_ports(1, start=TEST_PORT_BASE + 200)[0] - 1
     # the virtual device behind the fake serves gRPC on adb port + 3000: configure the same port
     cfg = EmulatorConfig(avd_name="Fake_AVD", console_port=console, grpc_port=console + 3001, boot_timeout_s=30,
                          boot_poll_interval_s=0.05, shutdown_timeout_s=10, log_dir=tmp_path / "logs",
@@ -201,6 +208,7 @@ def test_relaunch_brings_a_killed_emulator_back(adb_server, fake_sdk_root, tmp_p
         launcher.stop()
 
 
+@pytest.mark.usefixtures("adb_server")  # the device lane; the session's server keeps serving other tests
 def test_restart_adb_server_reannounces_its_devices(tmp_path):
     """kill-server / start-server on a separate adb server (the session's one keeps serving other tests);
     a fresh server only scans 5555-5585, so the device it knew is announced again and comes back."""
@@ -209,7 +217,7 @@ def test_restart_adb_server_reannounces_its_devices(tmp_path):
 
     server = AdbServer(free_port(), home=tmp_path / "adbhome")
     server.start()
-    launcher = VirtualLauncher(free_adb_ports(1, start=27101)[0], tmp_path / "dev", server,
+    launcher = VirtualLauncher(free_adb_ports(1, start=TEST_PORT_BASE + 240)[0], tmp_path / "dev", server,
                                setup=boot.PostBootConfig(root=False))
     try:
         launcher.launch()

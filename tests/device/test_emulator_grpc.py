@@ -37,7 +37,12 @@ from emukit.device.emulator_grpc import (
 from emukit.errors import DeviceError
 from emukit.proto import emulator_controller_pb2 as pb2
 from emukit.proto import emulator_controller_pb2_grpc as pb2_grpc
-from emukit.vdevice.grpc_service import discovery_properties, remove_stale_discovery_files, write_discovery_file
+from emukit.vdevice.grpc_service import (
+    discovery_properties,
+    remove_stale_discovery_files,
+    write_discovery_file,
+)
+from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 
 REAL_INI = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "emulator_discovery_pid.ini"
 SERVICE = "/android.emulation.control.EmulatorController/"
@@ -331,7 +336,7 @@ def test_client_fails_fast_without_a_server():
 def _serve(adb_server, tmp_path, *args: str) -> tuple[subprocess.Popen, int]:
     from emukit.device.virtual import free_adb_ports
 
-    port = free_adb_ports(1, start=31001)[0]
+    port = free_adb_ports(1, start=TEST_PORT_BASE + 200)[0]
     env = dict(adb_server.env, XDG_RUNTIME_DIR=str(tmp_path / "xdg"))
     proc = subprocess.Popen([sys.executable, "-m", "emukit", "vdevice", "serve", "--port", str(port),
                              "--state-dir", str(tmp_path / "state"), "--wipe-data", "--no-register", *args],

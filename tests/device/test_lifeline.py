@@ -36,9 +36,9 @@ def _env(tmp_path: Path) -> tuple[dict[str, str], int]:
     return env, port
 
 
-def _start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
+def _start(emukit_cli: list[str], tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
     env, port = _env(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "emukit", *args], env=env, cwd=tmp_path,
+    proc = subprocess.Popen([*emukit_cli, *args], env=env, cwd=tmp_path,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     return proc, port
 
@@ -63,8 +63,8 @@ def _kinds(proc: subprocess.Popen, *wanted: tuple[str, ...]) -> dict[int, str]:
     return wait_for(ready, 120, f"children {wanted}", proc)  # type: ignore[return-value]
 
 
-def test_build_pairs_sigkill_leaves_no_child_and_its_devices_stay_private(tmp_path, adb_server):
-    proc, port = _start(tmp_path, "build-pairs", "--family", "persistent", "--template", "copy_direct",
+def test_build_pairs_sigkill_leaves_no_child_and_its_devices_stay_private(emukit_cli, tmp_path, adb_server):
+    proc, port = _start(emukit_cli, tmp_path, "build-pairs", "--family", "persistent", "--template", "copy_direct",
                         "--count", "6", "--devices", "1", "--data-dir", str(tmp_path / "data"), "--quiet")
     kids = _kinds(proc, ("vdevice", "serve"), ("nodaemon", "server"), ("emukit.device.watchdog",))
     owned = AdbServer(port)
@@ -79,15 +79,15 @@ def test_build_pairs_sigkill_leaves_no_child_and_its_devices_stay_private(tmp_pa
     assert not _listening(port)  # the adb server it started is gone too
 
 
-def test_tasks_verify_sigkill_leaves_no_child(tmp_path):
-    proc, _ = _start(tmp_path, "tasks", "verify", "note_revisit_01", "--data-dir", str(tmp_path / "data"))
+def test_tasks_verify_sigkill_leaves_no_child(emukit_cli, tmp_path):
+    proc, _ = _start(emukit_cli, tmp_path, "tasks", "verify", "note_revisit_01", "--data-dir", str(tmp_path / "data"))
     _kinds(proc, ("vdevice", "serve"), ("nodaemon", "server"))
     time.sleep(1.0)  # mid-replay
     sigkill_and_check(proc)
 
 
-def test_annotate_sigkill_leaves_no_child(tmp_path):
-    proc, port = _start(tmp_path, "annotate", "note_revisit_01", "--no-browser", "--data-dir",
+def test_annotate_sigkill_leaves_no_child(emukit_cli, tmp_path):
+    proc, port = _start(emukit_cli, tmp_path, "annotate", "note_revisit_01", "--no-browser", "--data-dir",
                         str(tmp_path / "data"))
     _kinds(proc, ("vdevice", "serve"))
     out = b""
@@ -99,16 +99,16 @@ def test_annotate_sigkill_leaves_no_child(tmp_path):
     assert not _listening(port)
 
 
-@pytest.mark.chromium
-def test_evaluate_sigkill_leaves_no_chromium(tmp_path):
-    proc, _ = _start(tmp_path, "evaluate", "--pairs", str(FIXTURE), "--model", "ref:surface", "--condition",
+@pytest.mark.usefixtures("chromium")
+def test_evaluate_sigkill_leaves_no_chromium(emukit_cli, tmp_path):
+    proc, _ = _start(emukit_cli, tmp_path, "evaluate", "--pairs", str(FIXTURE), "--model", "ref:surface", "--condition",
                      "observation", "--out", str(tmp_path / "out"))
     kids = _kinds(proc, ("chrom",))
     assert _has(kids, "playwright") or _has(kids, "node")  # Playwright's driver, the browser's parent
     sigkill_and_check(proc)
 
 
-def test_reap_stops_a_leftover_whose_owner_is_gone_but_never_a_live_one(tmp_path, adb_server):
+def test_reap_stops_a_leftover_whose_owner_is_gone_but_never_a_live_one(emukit_cli, tmp_path, adb_server):
     """A leftover as an older emukit (or a killed watchdog) could leave one: the owner claims the state dir,
     starts the device without a lifeline, and is SIGKILLed."""
     home = tmp_path / "home"
@@ -133,8 +133,10 @@ def test_reap_stops_a_leftover_whose_owner_is_gone_but_never_a_live_one(tmp_path
         assert line.startswith("READY"), line + p.stdout.read().decode()
         return p, int(line.split()[1])
 
-    dead_owner, leftover_pid = start_owner("dead", 31001)
-    live_owner, live_pid = start_owner("live", 31201)
+    from emukit.settings import vdevice_port_base
+
+    dead_owner, leftover_pid = start_owner("dead", vdevice_port_base() + 100)  # this worker's block
+    live_owner, live_pid = start_owner("live", vdevice_port_base() + 200)
     try:
         dead_owner.kill()
         dead_owner.wait(10)
@@ -142,7 +144,7 @@ def test_reap_stops_a_leftover_whose_owner_is_gone_but_never_a_live_one(tmp_path
         assert alive(leftover_pid)  # without a lifeline the device outlives its owner: a leftover
 
         def devices(*args: str) -> str:
-            done = subprocess.run([sys.executable, "-m", "emukit", "devices", *args], env=env,
+            done = subprocess.run([*emukit_cli, "devices", *args], env=env,
                                   capture_output=True, text=True, timeout=60)
             assert done.returncode == 0, done.stdout + done.stderr
             return done.stdout
@@ -163,9 +165,9 @@ def test_reap_stops_a_leftover_whose_owner_is_gone_but_never_a_live_one(tmp_path
                 os.killpg(pid, 9)
 
 
-def test_adb_server_emukit_starts_is_stopped_but_a_running_one_is_not(tmp_path):
+def test_adb_server_emukit_starts_is_stopped_but_a_running_one_is_not(emukit_cli, tmp_path):
     env, port = _env(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "emukit", "devices"], env=env, capture_output=True, text=True,
+    done = subprocess.run([*emukit_cli, "devices"], env=env, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert "no devices attached" in done.stdout
@@ -174,7 +176,7 @@ def test_adb_server_emukit_starts_is_stopped_but_a_running_one_is_not(tmp_path):
     users.adb("start-server")
     try:
         assert _listening(port)
-        done = subprocess.run([sys.executable, "-m", "emukit", "devices"], env=env, capture_output=True,
+        done = subprocess.run([*emukit_cli, "devices"], env=env, capture_output=True,
                               text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         time.sleep(1.0)

@@ -14,8 +14,13 @@ import pytest
 
 from emukit.device import boot
 from emukit.device.launcher import DeviceLauncher
-from emukit.device.pool import DevicePool, claim_consecutive_adb_ports, consecutive_adb_ports
+from emukit.device.pool import (
+    DevicePool,
+    claim_consecutive_adb_ports,
+    consecutive_adb_ports,
+)
 from emukit.errors import DeviceError
+from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +33,7 @@ def pool(adb_server, tmp_path_factory):
 
 
 def test_consecutive_ports():
-    ports = consecutive_adb_ports(3, start=31000)
+    ports = consecutive_adb_ports(3, start=TEST_PORT_BASE + 200)
     assert ports[0] % 2 == 1 and ports == [ports[0], ports[0] + 2, ports[0] + 4]
 
 

@@ -254,6 +254,7 @@ def test_the_split_audit_guards_the_held_out_pairs(trained, export):
         compare(trained, FIXTURE, train_export=export)
 
 
+@pytest.mark.usefixtures("chromium")  # emukit evaluate renders with a Chromium of its own
 def test_emukit_evaluate_takes_the_checkpoint_as_its_estimator(trained, tmp_path):
     """``emukit evaluate --condition predictive-state --estimator CKPT`` on the pairs the checkpoint was trained
     on: each branch's recorded State Exact is what the student itself gives for that branch."""

@@ -24,9 +24,10 @@ if not os.environ.get("EMUKIT_CDN_DIR") and not os.environ.get("XDG_CACHE_HOME")
     os.environ["EMUKIT_CDN_DIR"] = str(Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cache" / "emukit" / "cdn")
 
 
-# Marks the tests that render in Chromium. They are never skipped: without Chromium the renderer raises a
-# RenderError naming what is missing, and the test fails.
-needs_chromium = pytest.mark.chromium
+# The tests that render in Chromium use the session's ``chromium`` fixture (tests/conftest.py), which puts them
+# in the ``chromium`` lane. They are never skipped: without Chromium the renderer raises a RenderError naming
+# what is missing, and the test fails.
+needs_chromium = pytest.mark.usefixtures("chromium")
 
 
 @lru_cache(maxsize=1)

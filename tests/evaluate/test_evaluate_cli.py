@@ -27,7 +27,8 @@ FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
 
 
 @pytest.fixture(scope="module")
-def renderer():
+def renderer(chromium):
+    """A renderer of this module's own (default pool size and timeout), in the chromium lane."""
     from emukit.evaluate.render import Renderer
 
     with Renderer() as r:
@@ -158,6 +159,7 @@ def test_predictions_file(renderer, tmp_path):
         PredictionsFile(bad)
 
 
+@pytest.mark.usefixtures("chromium")  # the command renders with a Chromium of its own
 def test_cli_writes_results_table_and_self_contained_report(tmp_path, capsys):
     from tests.evaluate.tiny_models import build_tiny_dinov2, build_tiny_siglip
 
@@ -191,6 +193,7 @@ def test_cli_writes_results_table_and_self_contained_report(tmp_path, capsys):
     assert "shared action" in report and "correct" in report
 
 
+@pytest.mark.usefixtures("chromium")  # the command starts its renderer before it reads the pairs
 def test_cli_usage_errors(tmp_path, capsys):
     assert main(["evaluate", "--pairs", str(FIXTURE), "--condition", "observation", "--out", str(tmp_path)]) == 2
     assert main(["evaluate", "--pairs", str(tmp_path / "nope"), "--model", "ref:surface", "--condition",

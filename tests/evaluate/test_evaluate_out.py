@@ -13,7 +13,7 @@ from emukit.cli import main
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pairs"
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_default_out_is_under_the_data_dir(tmp_path: Path, monkeypatch, capsys) -> None:
     cwd = tmp_path / "cwd"
     cwd.mkdir()

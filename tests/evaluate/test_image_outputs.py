@@ -61,6 +61,7 @@ def test_an_openai_compatible_image_reply_is_an_image_prediction(url: str, ok: b
         assert "malformed output" in pred.error
 
 
+@pytest.mark.usefixtures("chromium")  # emukit evaluate renders with a Chromium of its own
 def test_image_predictions_are_scored_by_fidelity_and_the_judge_only(tmp_path, capsys):
     from tests.evaluate.tiny_models import build_tiny_dinov2
 

@@ -116,7 +116,7 @@ def _unique_images(result: EvalResult) -> set[str]:
     return found
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_file_is_self_contained_small_and_each_screenshot_is_stored_once(report, result):
     path, seconds = report
     text = path.read_text(encoding="utf-8")
@@ -132,7 +132,7 @@ def test_file_is_self_contained_small_and_each_screenshot_is_stored_once(report,
     assert referenced == {i for i, _ in full}
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_no_horizontal_overflow_at_1280(page):
     widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert widths[0] <= widths[1] <= 1280, widths
@@ -141,7 +141,7 @@ def test_no_horizontal_overflow_at_1280(page):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 1280
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_metrics_table_links_every_metric_to_its_definition(page, result):
     section = page.locator("#metrics")
     labels = section.locator("table.metrics tbody th a")
@@ -171,7 +171,7 @@ def test_metrics_table_links_every_metric_to_its_definition(page, result):
     assert re.search(r"^## Metrics$", docs_text, re.MULTILINE)  # the heading the link's #metrics anchor names
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_cards_show_histories_with_each_action_drawn(page, result):
     cards = page.locator("article.card")
     assert cards.count() == len(result.pairs)
@@ -205,7 +205,7 @@ def test_cards_show_histories_with_each_action_drawn(page, result):
     assert thumb.evaluate("e => getComputedStyle(e).backgroundImage").startswith('url("data:image/webp;base64,')
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_verdicts_show_what_the_parser_found_and_why(page, result):
     for i, run in enumerate(result.pairs):
         card = page.locator("article.card").nth(i)
@@ -224,7 +224,7 @@ def test_verdicts_show_what_the_parser_found_and_why(page, result):
             assert re.search(r"SurfaceValid\s+" + ("yes" if s.surface_valid else "no"), panel)
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_hidden_state_side_by_side_with_differences_highlighted(page, result):
     for i, run in enumerate(result.pairs):
         table = page.locator("article.card").nth(i).locator("table.state")
@@ -243,7 +243,7 @@ def test_hidden_state_side_by_side_with_differences_highlighted(page, result):
         assert diff_bg != plain_bg
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_filters_hide_cards_and_update_the_count(page, result):
     cards = page.locator("article.card")
     shown = page.locator("#shown")
@@ -270,7 +270,7 @@ def test_filters_hide_cards_and_update_the_count(page, result):
     assert len(visible()) == total and shown.inner_text() == f"{total} of {total} pairs shown"
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_clicking_a_thumbnail_opens_the_full_image_and_it_closes(page):
     box = page.locator("#lightbox")
     assert box.is_hidden()
@@ -292,7 +292,7 @@ def test_clicking_a_thumbnail_opens_the_full_image_and_it_closes(page):
     assert box.is_hidden()
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_without_script_every_card_and_image_is_shown(browser, report, result):
     context = browser.new_context(viewport={"width": 1280, "height": 800}, java_script_enabled=False)
     try:

@@ -6,7 +6,6 @@ deterministic model gets 0 % observation-only PairCorrect."""
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 
@@ -18,13 +17,13 @@ FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
 
 
 @pytest.fixture(scope="module")
-def export_dir(vdevice, adb_server, tmp_path_factory):
+def export_dir(emukit_cli, vdevice, adb_server, tmp_path_factory):
     data = tmp_path_factory.mktemp("built")
     out = data / "export"
     for cmd in (["build-pairs", "--family", "all", "--count", "5", "--device", vdevice.serial,
                  "--data-dir", str(data), "--quiet"],
                 ["export", "--out", str(out), "--data-dir", str(data)]):
-        proc = subprocess.run([sys.executable, "-m", "emukit", *cmd], env=adb_server.env, capture_output=True,
+        proc = subprocess.run([*emukit_cli, *cmd], env=adb_server.env, capture_output=True,
                               text=True, timeout=900)
         assert proc.returncode == 0, proc.stdout + proc.stderr
     return out

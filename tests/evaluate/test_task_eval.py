@@ -44,7 +44,6 @@ from emukit.evaluate.tasks import (
 )
 from emukit.tasks.files import load_tasks
 from emukit.wm import get_format
-from tests.evaluate.render_support import shared_renderer
 from tests.evaluate.test_adapters import Stub, completion
 
 TASK_ID = "code_to_new_note_01"
@@ -69,8 +68,8 @@ def initial(vdevice, task, out_dir, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def renderer():
-    return shared_renderer()
+def renderer(chromium):
+    return chromium
 
 
 def step_model(model: str | ModelAdapter, renderer, initial, fmt: str = "code2world") -> StepModel:

@@ -22,6 +22,7 @@ from emukit.errors import ConfigError
 from emukit.nightly.compare import NightMetrics, TemplateMetrics, compare
 from emukit.nightly.config import Thresholds, load_config
 from emukit.nightly.run import previous_good, prune
+from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 from tests.device.fake_sdk import make_fake_sdk
 
 CONFIG = """\
@@ -47,8 +48,8 @@ thresholds:
 """
 
 
-def _nightly(adb_server, config: Path, *extra: str, wait: bool = True, env: dict[str, str] | None = None):
-    cmd = [sys.executable, "-m", "emukit", "nightly", "--config", str(config), *extra]
+def _nightly(emukit_cli, adb_server, config: Path, *extra: str, wait: bool = True, env: dict[str, str] | None = None):
+    cmd = [*emukit_cli, "nightly", "--config", str(config), *extra]
     env = {**adb_server.env, **(env or {})}
     if not wait:
         return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -63,7 +64,7 @@ def _state(folder: Path) -> dict:
         return {}
 
 
-def test_nights_resume_lock_compare_and_report(adb_server, vdevice, tmp_path):
+def test_nights_resume_lock_compare_and_report(emukit_cli, adb_server, vdevice, tmp_path):
     """``vdevice``: a device attached to the same adb server that the night must leave alone (``virtual``
     means every step starts its own)."""
     config = tmp_path / "nightly.yaml"
@@ -72,19 +73,19 @@ def test_nights_resume_lock_compare_and_report(adb_server, vdevice, tmp_path):
     first = reports / "2026-12-01"
 
     # night 1: killed once its build step finished, while another start is refused by the lock
-    proc = _nightly(adb_server, config, "--night", "2026-12-01", wait=False)
+    proc = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-01", wait=False)
     deadline = time.monotonic() + 300
     while _state(first).get("steps", {}).get("build-persistent", {}).get("status") != "ok":
         assert proc.poll() is None, proc.stdout.read()
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    busy = _nightly(adb_server, config)
+    busy = _nightly(emukit_cli, adb_server, config)
     assert busy.returncode == 3 and "another night is running" in busy.stdout, busy.stdout
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(20)
     assert _state(first)["status"] == "running"
 
-    resumed = _nightly(adb_server, config)  # no --night: the unfinished night is found and resumed
+    resumed = _nightly(emukit_cli, adb_server, config)  # no --night: the unfinished night is found and resumed
     assert resumed.returncode == 0, resumed.stdout
     assert "resumed night 2026-12-01" in resumed.stdout and "PASS" in resumed.stdout
     state = _state(first)
@@ -103,7 +104,7 @@ def test_nights_resume_lock_compare_and_report(adb_server, vdevice, tmp_path):
     assert "PASS" in (first / "report.html").read_text()
 
     # night 2: the same request reproduces night 1 (same boundaries), so nothing regresses
-    same = _nightly(adb_server, config, "--night", "2026-12-02")
+    same = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-02")
     assert same.returncode == 0, same.stdout
     second = json.loads((reports / "2026-12-02" / "report.json").read_text())
     assert second["previous"] == "2026-12-01" and second["regressions"] == 0
@@ -111,7 +112,7 @@ def test_nights_resume_lock_compare_and_report(adb_server, vdevice, tmp_path):
 
     # night 3: one pair fewer than the last good night is a regression
     config.write_text(CONFIG.format(count=1))
-    worse = _nightly(adb_server, config, "--night", "2026-12-03")
+    worse = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-03")
     assert worse.returncode == 1, worse.stdout
     third = json.loads((reports / "2026-12-03" / "report.json").read_text())
     assert third["previous"] == "2026-12-02" and third["ok"] is False
@@ -153,7 +154,7 @@ def _steps(folder: Path) -> dict[str, dict]:
     return _state(folder)["steps"]
 
 
-def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(adb_server, tmp_path):
+def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(emukit_cli, adb_server, tmp_path):
     """``devices.avds``: the night launches the AVD (the fake SDK's ``emulator`` script mocks the real binary,
     which cannot run here; behind it a virtual device keeps its snapshots across launches as an AVD does)
     and stops it at the end. Night 1 builds every base; night 2 verifies the unchanged ones against their
@@ -164,13 +165,13 @@ def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(adb_server, tm
     specs.mkdir()
     env = {"ANDROID_SDK_ROOT": str(sdk), "FAKE_EMU_STATE_DIR": str(tmp_path / "avd-state"),
            "EMUKIT_SNAPSHOTS": str(specs)}
-    console = free_adb_ports(1, start=26101)[0] - 1
+    console = free_adb_ports(1, start=TEST_PORT_BASE + 200)[0] - 1
     config = tmp_path / "nightly.yaml"
     config.write_text(AVD_CONFIG.format(console=console, grpc=free_port()))
     reports = tmp_path / "reports"
     serial = f"emulator-{console}"
 
-    one = _nightly(adb_server, config, "--night", "2026-12-01", env=env)
+    one = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-01", env=env)
     assert one.returncode == 0, one.stdout
     steps = _steps(reports / "2026-12-01")
     shipped = {"clock_base", "files_base", "music_base", "notes_base", "tasks_base"}
@@ -181,7 +182,7 @@ def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(adb_server, tm
     fp = reports / "2026-12-01" / "data" / "snapshots" / serial / "files_base.json"
     fp.write_text(fp.read_text().replace('"files": "', '"files": "0', 1))  # a fingerprint that will not match
     (specs / "extra_base.yaml").write_text(EXTRA_SPEC.format(name="one.txt"))
-    two = _nightly(adb_server, config, "--night", "2026-12-02", env=env)
+    two = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-02", env=env)
     assert two.returncode == 0, two.stdout
     steps = _steps(reports / "2026-12-02")
     assert {k for k in steps if k.startswith("snapshot-")} == (
@@ -197,7 +198,7 @@ def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(adb_server, tm
         in report["findings"]
 
     (specs / "extra_base.yaml").write_text(EXTRA_SPEC.format(name="two.txt"))
-    three = _nightly(adb_server, config, "--night", "2026-12-03", env=env)
+    three = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-03", env=env)
     assert three.returncode == 0, three.stdout
     steps = _steps(reports / "2026-12-03")
     assert f"snapshot-build-extra_base-{serial}" in steps and f"snapshot-verify-files_base-{serial}" in steps
@@ -270,7 +271,7 @@ def test_config_errors_name_file_line_and_field(tmp_path):
     assert cfg.build.families == {"persistent": 3} and cfg.suites[0].name == "d-stress"
 
 
-def test_install_timer_writes_units_that_systemd_accepts(tmp_path):
+def test_install_timer_writes_units_that_systemd_accepts(emukit_cli, tmp_path):
     """The CLI writes the service and timer, ``systemd-analyze verify`` (where installed) accepts them and
     rejects a broken unit, and the printed cron line runs the same command."""
     import shutil
@@ -281,7 +282,7 @@ def test_install_timer_writes_units_that_systemd_accepts(tmp_path):
     config.parent.mkdir()
     config.write_text(CONFIG.format(count=2))
     units = tmp_path / "units"
-    done = subprocess.run([sys.executable, "-m", "emukit", "nightly", "install-timer", "--config", str(config),
+    done = subprocess.run([*emukit_cli, "nightly", "install-timer", "--config", str(config),
                            "--at", "03:30", "--unit-dir", str(units), "--env", "ANDROID_SDK_ROOT=/opt/android sdk"],
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -308,7 +309,7 @@ def test_install_timer_writes_units_that_systemd_accepts(tmp_path):
 
     with pytest.raises(ConfigError, match="--at '25:00': expected HH:MM"):
         timer.units(config, "25:00")
-    bad = subprocess.run([sys.executable, "-m", "emukit", "nightly", "install-timer", "--config",
+    bad = subprocess.run([*emukit_cli, "nightly", "install-timer", "--config",
                           str(tmp_path / "missing.yaml"), "--unit-dir", str(units)],
                          capture_output=True, text=True, timeout=120, check=False)
     assert bad.returncode == 2 and "missing.yaml: cannot read" in bad.stdout

@@ -13,7 +13,6 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from emukit.device.virtual import free_adb_ports
 from emukit.provision.apks import write_standins
 from emukit.provision.doctor import run_doctor
 from emukit.provision.setup import setup_device
+from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 from tests.device.fake_sdk import make_fake_sdk
 
 
@@ -53,14 +53,14 @@ def _wait_for(lines: queue.Queue, needle: str, timeout: float, seen: list[str]) 
     return False
 
 
-def test_avd_start_setup_doctor_and_stop(adb_server, tmp_path: Path) -> None:
+def test_avd_start_setup_doctor_and_stop(emukit_cli, adb_server, tmp_path: Path) -> None:
     sdk = make_fake_sdk(tmp_path / "sdk")
-    adb_port = free_adb_ports(1, start=27001)[0]
+    adb_port = free_adb_ports(1, start=TEST_PORT_BASE + 200)[0]
     console_port = adb_port - 1
     grpc_port = adb_port + 3000
     env = dict(os.environ, ANDROID_SDK_ROOT=str(sdk), FAKE_EMU_STATE_DIR=str(tmp_path / "avd-state"),
                FAKE_EMU_VDEVICE_MODE="hardware", EMUKIT_DATA=str(tmp_path / "data"))
-    proc = subprocess.Popen([sys.executable, "-m", "emukit", "avd", "start", "emukit_pixel6",
+    proc = subprocess.Popen([*emukit_cli, "avd", "start", "emukit_pixel6",
                              "--console-port", str(console_port), "--grpc-port", str(grpc_port)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines, seen = _lines(proc.stdout), []

@@ -183,7 +183,7 @@ def _replay(server, actions, tab: str) -> None:
         assert status == 200, answer
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_annotator_performs_and_verifies_a_task_through_the_page(annotate, shipped):
     app, server, page = annotate(TASK_ID)
     folder = app.folder
@@ -316,7 +316,7 @@ def test_annotator_performs_and_verifies_a_task_through_the_page(annotate, shipp
     assert status == 200 and state["steps"] == n and state["provenance"]["status"] == "verified"
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_restart_screen_check_refusal_and_reject_with_a_note(annotate, shipped):
     first, second = (m.model_copy() for m in shipped.milestones[:2])
     first.screen_check = Check(screen=ScreenLeaf(text="Not on any screen"))  # a screen check that cannot hold
@@ -376,7 +376,7 @@ def _never_clock(shipped: Task) -> list:
     return [*first, last]
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_review_flags_undo_replays_the_same_screen_and_accept_asks_about_a_longer_run(annotate, shipped):
     """The review before saving names what is wrong with a run (apps outside the task's, a step that changed
     nothing, a milestone the run contradicts, over budget, longer than the canonical reference); undo replays
@@ -459,7 +459,7 @@ def test_review_flags_undo_replays_the_same_screen_and_accept_asks_about_a_longe
     assert f"from {n} to {2 * (n + 2)}" in page.text_content("#message")
 
 
-@pytest.mark.chromium
+@pytest.mark.usefixtures("chromium")
 def test_tabs_tokens_note_keyboard_and_the_queue(shipped, driver, browser, tmp_path):
     """One run, two tabs: the second is read-only until it takes control; the note lives on the server (kept
     over a reload, dropped by a confirmed restart); typing reaches the device while the page has the focus and

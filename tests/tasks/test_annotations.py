@@ -7,7 +7,6 @@ import json
 import os
 import stat
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -225,12 +224,12 @@ def test_saved_files_keep_their_mode(tmp_path, canonical, folder):
         os.umask(old)
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "emukit", *args], capture_output=True, text=True, cwd=cwd,
+def _cli(emukit_cli, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*emukit_cli, *args], capture_output=True, text=True, cwd=cwd,
                           env={**os.environ, "COLUMNS": "200"}, timeout=120)
 
 
-def test_cli_accept_and_agreement(tmp_path, folder, canonical):
+def test_cli_accept_and_agreement(emukit_cli, tmp_path, folder, canonical):
     save_task(canonical.model_copy(update={"id": "cli_copy"}), folder)  # an id the shipped folder does not have
     (folder / f"{canonical.id}.yaml").unlink()
     canonical = load_task(folder / "cli_copy.yaml")
@@ -240,17 +239,17 @@ def test_cli_accept_and_agreement(tmp_path, folder, canonical):
     add_annotation(folder, canonical, annotator="bo", verdict="verified", trajectory=_run(canonical),
                    milestone_steps=steps)
     tid = canonical.id
-    refused = _cli("tasks", "accept", tid, "--annotation", "1", "--tasks-dir", str(folder), cwd=tmp_path)
+    refused = _cli(emukit_cli, "tasks", "accept", tid, "--annotation", "1", "--tasks-dir", str(folder), cwd=tmp_path)
     assert refused.returncode == 1 and "pass --allow-longer" in refused.stdout + refused.stderr
-    done = _cli("tasks", "accept", tid, "--annotation", "1", "--allow-longer", "--tasks-dir", str(folder),
+    done = _cli(emukit_cli, "tasks", "accept", tid, "--annotation", "1", "--allow-longer", "--tasks-dir", str(folder),
                 cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "raises the step budget from 44 to 48" in done.stdout
     assert load_task(folder / f"{tid}.yaml").provenance.annotation == 1
-    table = _cli("tasks", "agreement", tid, "--tasks-dir", str(folder), cwd=tmp_path)
+    table = _cli(emukit_cli, "tasks", "agreement", tid, "--tasks-dir", str(folder), cwd=tmp_path)
     assert table.returncode == 0 and tid in table.stdout and "ann, bo" in table.stdout
-    data = json.loads(_cli("tasks", "agreement", tid, "--json", "--tasks-dir", str(folder), cwd=tmp_path).stdout)
+    data = json.loads(_cli(emukit_cli, "tasks", "agreement", tid, "--json", "--tasks-dir", str(folder), cwd=tmp_path).stdout)
     assert data[0]["annotations"] == 2 and data[0]["canonical_annotation"] == 1
     assert data[0]["trajectory_similarity"] == pytest.approx(1 - 2 / 24)
-    bad = _cli("tasks", "accept", "no_such_task", "--annotation", "1", "--tasks-dir", str(folder), cwd=tmp_path)
+    bad = _cli(emukit_cli, "tasks", "accept", "no_such_task", "--annotation", "1", "--tasks-dir", str(folder), cwd=tmp_path)
     assert bad.returncode == 1 and "unknown task(s) no_such_task" in bad.stdout + bad.stderr

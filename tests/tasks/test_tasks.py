@@ -4,7 +4,6 @@ trajectories on a real virtual device behind the real adb server."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -192,7 +191,7 @@ def test_recording_reproduces_the_shipped_reference(device) -> None:
     assert recorded.step_budget == shipped.step_budget
 
 
-def test_cli_verify_table_and_exit_codes(vdevice, adb_server, tmp_path) -> None:
+def test_cli_verify_table_and_exit_codes(emukit_cli, vdevice, adb_server, tmp_path) -> None:
     folder = tmp_path / "tasks"
     folder.mkdir()
     good = next(t for t in SHIPPED if t.template == "note_revisit")  # found on the shipped path
@@ -202,7 +201,7 @@ def test_cli_verify_table_and_exit_codes(vdevice, adb_server, tmp_path) -> None:
     save_task(bad, folder)
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "emukit", "tasks", *args, "--tasks-dir", str(folder)],
+        return subprocess.run([*emukit_cli, "tasks", *args, "--tasks-dir", str(folder)],
                               env=adb_server.env, capture_output=True, text=True, timeout=300)
 
     ok = run("verify", good.id, "--device", vdevice.serial, "--data-dir", str(tmp_path / "data"))

@@ -18,7 +18,14 @@ from PIL import Image
 from emukit.device.driver import Driver
 from emukit.device.virtual import PortInUse, VirtualDeviceProcess, free_adb_ports
 from emukit.hierarchy import parse_bounds
-from emukit.vdevice.device import DEFAULT_SCREEN, check_screen, configure_screen, format_screen, parse_screen
+from emukit.vdevice.device import (
+    DEFAULT_SCREEN,
+    check_screen,
+    configure_screen,
+    format_screen,
+    parse_screen,
+)
+from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 
 SMALL = (720, 1280, 320)
 SETTINGS = "com.android.settings"
@@ -38,7 +45,7 @@ def expected(screen: tuple[int, int, int]) -> dict[str, int]:
 def small_device(adb_server, tmp_path_factory):
     root = tmp_path_factory.mktemp("small-screen")
     for attempt in range(5):
-        port = free_adb_ports(1, start=24001 + 6 * attempt)[0]
+        port = free_adb_ports(1, start=TEST_PORT_BASE + 200 + 6 * attempt)[0]
         proc = VirtualDeviceProcess(port, root / f"dev{port}", adb_server, screen=SMALL)
         try:
             proc.start()

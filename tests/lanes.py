@@ -1,0 +1,171 @@
+"""Test lanes: markers every test gets at collection from the fixtures it uses, never by hand.
+
+| marker | a test gets it when it uses | what that means |
+|---|---|---|
+| ``device`` | ``adb_server`` (every device fixture depends on it) | a virtual device process or the adb server |
+| ``chromium`` | ``chromium`` | renders in headless Chromium (Debian's ``chromium``) |
+| ``postgres`` | ``pg_server`` (``pg_url`` depends on it) | a real PostgreSQL server |
+| ``e2e`` | ``emukit_cli``, ``pair_builder`` or ``built_store`` | runs the ``emukit`` CLI as a subprocess or builds pairs |
+| ``slow`` | (measured) | took over :data:`SLOW_S` seconds in the last recorded run (``tests/durations.json``) |
+
+``pytest --lane fast`` runs what is left without ``device``, ``e2e``, ``postgres`` and ``slow`` (the lane to
+run while working); ``--lane all`` (the default) runs everything, as CI does. ``-m`` expressions over the
+markers work as usual (``pytest -m "device and not slow"``).
+
+A lane is only as good as its markers, so they are checked while the tests run: a test without ``device``
+that starts an adb server or a virtual device process, and a test without ``chromium`` that starts
+Chromium, and a test without ``e2e`` that runs ``python -m emukit`` as a subprocess (other than a virtual
+device), fails naming the fixture it should use. ``slow`` is
+read from ``tests/durations.json``; ``python -m pytest --record-durations`` (any lane) writes the setup +
+call time of every test it runs into that file, keeping the entries of the tests it did not run.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SLOW_S = 20.0
+DURATIONS = Path(__file__).with_name("durations.json")
+
+LANE_FIXTURES: dict[str, frozenset[str]] = {
+    "device": frozenset({"adb_server"}),
+    "chromium": frozenset({"chromium"}),
+    "postgres": frozenset({"pg_server"}),
+    "e2e": frozenset({"emukit_cli", "pair_builder", "built_store"}),
+}
+LANE_DOC = {
+    "device": "uses a virtual device process or the adb server (the adb_server fixture)",
+    "chromium": "renders in headless Chromium (the chromium fixture)",
+    "postgres": "uses a real PostgreSQL server (the pg_server fixture)",
+    "e2e": "runs the emukit CLI as a subprocess or builds pairs (emukit_cli, pair_builder, built_store)",
+    "slow": f"took over {SLOW_S:.0f} s in the last recorded run (tests/durations.json)",
+}
+LANES = {
+    "fast": "not device and not e2e and not postgres and not slow",
+    "all": "",
+}
+
+
+class LaneError(AssertionError):
+    """A test did something its markers say it does not (see the module docstring)."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("emukit lanes")
+    group.addoption("--lane", choices=sorted(LANES), default="all",
+                    help="fast: no device, e2e, postgres or slow test (run it while working); all: everything "
+                         "(default; what CI runs)")
+    group.addoption("--record-durations", action="store_true",
+                    help=f"write each test's setup + call time to {DURATIONS.name} (the slow marker's source)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, doc in LANE_DOC.items():
+        config.addinivalue_line("markers", f"{name}: {doc}")
+    lane = LANES[config.getoption("--lane")]
+    if lane:
+        given = config.getoption("markexpr")
+        config.option.markexpr = f"({given}) and ({lane})" if given else lane
+    _Guard.install()
+    if config.getoption("--record-durations"):
+        config.pluginmanager.register(_Recorder(), "emukit-durations")
+
+
+def _recorded() -> dict[str, float]:
+    try:
+        return json.loads(DURATIONS.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    durations = _recorded()
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for marker, fixtures in LANE_FIXTURES.items():
+            if used & fixtures:
+                item.add_marker(marker)
+        if durations.get(item.nodeid, 0.0) > SLOW_S:
+            item.add_marker("slow")
+
+
+# -- the guard: a test's markers must cover what it starts ------------------------------------------------------
+class _Guard:
+    """Wraps what starts an adb server, a virtual device or an emukit subprocess, and fails a test whose
+    markers do not say it does that."""
+
+    item: pytest.Item | None = None
+    installed = False
+
+    @classmethod
+    def install(cls) -> None:
+        if cls.installed:
+            return
+        cls.installed = True
+        from emukit.device.adbserver import AdbServer
+        from emukit.device.virtual import VirtualDeviceProcess
+
+        def guarded(method, marker: str, what: str):
+            def wrapper(self, *args, **kwargs):
+                cls.require(marker, what)
+                return method(self, *args, **kwargs)
+            wrapper.__wrapped__ = method  # type: ignore[attr-defined]
+            wrapper.__doc__ = method.__doc__
+            return wrapper
+
+        from emukit.evaluate.render import Renderer
+
+        AdbServer.start = guarded(AdbServer.start, "device", "starts an adb server")  # type: ignore[method-assign]
+        VirtualDeviceProcess.start = guarded(VirtualDeviceProcess.start,  # type: ignore[method-assign]
+                                             "device", "starts a virtual device process")
+        Renderer.start = guarded(Renderer.start, "chromium", "starts Chromium")  # type: ignore[method-assign]
+        popen_init = subprocess.Popen.__init__
+
+        def popen(self, args, *rest, **kwargs):
+            argv = [str(a) for a in args] if isinstance(args, (list, tuple)) else str(args).split()
+            if argv[1:3] == ["-m", "emukit"] and argv[3:4] != ["vdevice"]:
+                cls.require("e2e", "runs `python -m emukit` as a subprocess")
+            return popen_init(self, args, *rest, **kwargs)
+
+        subprocess.Popen.__init__ = popen  # type: ignore[method-assign]
+
+    @classmethod
+    def require(cls, marker: str, what: str) -> None:
+        item = cls.item
+        if item is None or item.get_closest_marker(marker) is not None:
+            return
+        fixtures = ", ".join(sorted(LANE_FIXTURES[marker]))
+        raise LaneError(f"{item.nodeid} {what} but is not in the {marker!r} lane: use the fixture for it "
+                        f"({fixtures}) so the marker is applied at collection")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _Guard.item = item
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    _Guard.item = item  # module- and session-scoped teardowns still run for this test
+
+
+class _Recorder:
+    """``--record-durations``: setup + call seconds per test, merged into :data:`DURATIONS` at the end."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when in ("setup", "call"):
+            self.seen[report.nodeid] = self.seen.get(report.nodeid, 0.0) + report.duration
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if not self.seen or hasattr(session.config, "workerinput"):
+            return  # under xdist the controller sees every worker's reports and writes the file once
+        merged = {**_recorded(), **{k: round(v, 2) for k, v in self.seen.items()}}
+        DURATIONS.write_text(json.dumps(dict(sorted(merged.items())), indent=0) + "\n")
