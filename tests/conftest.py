@@ -148,6 +148,14 @@ def vdevice(device_pool):
     device_pool.give_back(proc)
 
 
+@pytest.fixture
+def pooled_device(device_pool):
+    """A virtual device for one test alone, leased from the session's pool (clean when the test starts)."""
+    proc = device_pool.lease()
+    yield proc
+    device_pool.give_back(proc)
+
+
 @pytest.fixture(scope="module")
 def adb_device(vdevice, adb_server):
     """An ``adbutils.AdbDevice`` for the module's virtual device."""
@@ -162,6 +170,60 @@ def emukit_cli(vdevice_template: Path) -> list[str]:
     ``e2e`` lane. The session's template is built first, so every command's embedded devices start from it
     whichever test runs first."""
     return [sys.executable, "-m", "emukit"]
+
+
+class BuiltStore:
+    """The session's built store: ``data`` (a data dir: ``emukit.db`` and artifacts) and ``export`` (its
+    ``emukit export``), holding one pair of every template at seed 0 (every family) and two more at seed 1
+    (:data:`SEED1_TEMPLATES`). Read-only: a test that writes to it copies it first
+    (``tests/builder/audit_helpers.copy_data``)."""
+
+    SEED1_TEMPLATES = ("copy_direct", "delete_direct")
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.export = data / "export"
+
+
+def _build_store(data: Path, device_pool, adb_server: AdbServer) -> None:
+    from emukit.builder.run import BuildOptions, build_pairs
+    from emukit.export import export_pairs
+    from emukit.families import FAMILIES
+    from emukit.store import Store
+    from emukit.templates import load_templates
+
+    devices = [device_pool.lease(), device_pool.lease()]
+    try:
+        serials = [d.serial for d in devices]
+        runs = [(load_templates(family=f), 0) for f in FAMILIES]
+        runs.append((load_templates(names=list(BuiltStore.SEED1_TEMPLATES)), 1))
+        for templates, seed in runs:
+            runner = build_pairs(BuildOptions(templates=templates, count_per_family=len(templates), seed=seed,
+                                              data_dir=data, serials=serials, adb_port=adb_server.port))
+            assert runner.total_done == len(templates), runner.errors
+    finally:
+        for proc in devices:
+            device_pool.give_back(proc)
+    with Store(data_dir=data) as store:
+        export_pairs(store, data / "export")
+
+
+@pytest.fixture(scope="session")
+def built_store(device_pool, adb_server: AdbServer, tmp_path_factory: pytest.TempPathFactory) -> BuiltStore:
+    """The session's built store (:class:`BuiltStore`), built on two pooled devices by the first worker that
+    needs it and shared with the others (a file lock makes them wait); a test that uses it is in the ``e2e``
+    lane."""
+    root = _shared_root(tmp_path_factory)
+    data = root / "session-store"
+    with open(root / "session-store.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not (data / "export" / "pairs.jsonl").exists():
+                shutil.rmtree(data, ignore_errors=True)
+                _build_store(data, device_pool, adb_server)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return BuiltStore(data)
 
 
 @pytest.fixture(scope="session")

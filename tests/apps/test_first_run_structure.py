@@ -25,6 +25,7 @@ SCREENS = ["markor/intro", "markor/intro_last", "markor/storage_permission", "se
 
 @pytest.fixture(scope="module")
 def driver(vdevice_factory, adb_server, tmp_path_factory):
+    """A hardware-mode device of its own (the pool's are deterministic): first-run screens pending."""
     import adbutils
 
     proc = vdevice_factory(mode="hardware")

@@ -1,10 +1,12 @@
-"""Shared by the export/audit/stability/stress tests: one virtual device and one small built store per test
-session (built once, on first use), and the ``export`` / ``audit`` commands run in-process."""
+"""Shared by the export/audit/stability tests: a small store cut from the session's built store (the pairs
+of two templates at two seeds; tests/conftest.py ``built_store``), and the ``export`` / ``audit`` commands
+run in-process."""
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -13,33 +15,26 @@ SEEDS = (0, 1)
 _SESSION: dict[str, Any] = {}
 
 
-def device(vdevice_factory) -> str:
-    """The serial of the session's shared virtual device (started on first use)."""
-    if "serial" not in _SESSION:
-        _SESSION["serial"] = vdevice_factory().serial
-    return _SESSION["serial"]
-
-
-def built(vdevice_factory, adb_server, tmp_path_factory) -> dict[str, Any]:
-    """``{"data": data dir, "serial": device}``: one pair per template and seed (4 pairs), on one device."""
+def built(built_store, tmp_path_factory) -> Path:
+    """A data dir holding only the session store's pairs of :data:`TEMPLATES` (one per template and seed in
+    :data:`SEEDS`: 4 pairs), copied once per session; read-only like the store it comes from."""
     if "data" not in _SESSION:
-        from emukit.builder.run import BuildOptions, build_pairs
-        from emukit.templates import load_templates
-
-        serial = device(vdevice_factory)
-        data = tmp_path_factory.mktemp("audit-data")
-        for seed in SEEDS:
-            runner = build_pairs(BuildOptions(templates=load_templates(names=TEMPLATES),
-                                              count_per_family=len(TEMPLATES), seed=seed, data_dir=data,
-                                              serials=[serial], adb_port=adb_server.port))
-            assert runner.total_done == len(TEMPLATES), runner.errors
+        assert tuple(TEMPLATES) == built_store.SEED1_TEMPLATES  # the session store has them at both seeds
+        data = copy_data(built_store.data, tmp_path_factory.mktemp("audit-data"))
+        with sqlite3.connect(data / "emukit.db") as db:
+            db.execute("PRAGMA foreign_keys = ON")  # branches and steps go with their pair (ON DELETE CASCADE)
+            marks = ", ".join("?" * len(TEMPLATES))
+            db.execute(f"DELETE FROM pairs WHERE template NOT IN ({marks}) OR seed NOT IN ({', '.join('?' * len(SEEDS))})",
+                       (*TEMPLATES, *SEEDS))
+            kept = db.execute("SELECT template, seed FROM pairs ORDER BY template, seed").fetchall()
+        assert kept == [(t, s) for t in TEMPLATES for s in SEEDS], kept
         _SESSION["data"] = data
-    return _SESSION
+    return _SESSION["data"]
 
 
 def copy_data(src: Path, dst: Path) -> Path:
     """A private copy of a data dir (database and artifacts) to damage."""
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("vdevices"))
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("vdevices", "export"), dirs_exist_ok=True)
     return dst
 
 

@@ -56,6 +56,7 @@ def test_attached_devices_are_announced_and_a_held_one_is_refused(emukit_cli, vd
 
 @pytest.fixture()
 def stalling_device(vdevice_factory):
+    """A process of its own per test: the test switches on faults (the process keeps them) that stall it."""
     proc = vdevice_factory()
     yield proc
     proc.stop()

@@ -1,5 +1,5 @@
 """``emukit export`` (jsonl, parquet, state-training), ``emukit audit release`` and ``emukit audit split`` on
-pairs really built on a virtual device (two templates, two seeds)."""
+pairs really built on a virtual device (two templates, two seeds, cut from the session's built store)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from tests.builder.audit_helpers import TEMPLATES, built, cli, copy_data
 
 
 @pytest.fixture(scope="module")
-def data(vdevice_factory, adb_server, tmp_path_factory) -> Path:
-    return built(vdevice_factory, adb_server, tmp_path_factory)["data"]
+def data(built_store, tmp_path_factory) -> Path:
+    return built(built_store, tmp_path_factory)
 
 
 @pytest.fixture(autouse=True)

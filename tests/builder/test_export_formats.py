@@ -15,6 +15,8 @@ from PIL import Image
 
 from emukit.exporters import split_rows, writer
 from emukit.exporters.episodes import json_action
+from emukit.templates import load_templates
+from tests.builder.audit_helpers import copy_data
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pairs"
 # the action types AndroidWorld's JSONAction accepts (google-research/android_world,
@@ -107,30 +109,29 @@ def test_json_actions():
     assert json_action({"type": "wait", "duration_ms": 240000}) == {"action_type": "wait"}
 
 
-def test_export_cli_formats_from_a_store(emukit_cli, adb_server, tmp_path):
-    """From a real build: ``--format hf --eval-seed`` and ``--format episodes`` through the CLI."""
+def test_export_cli_formats_from_a_store(emukit_cli, built_store, adb_server, tmp_path):
+    """From a real build (the session's built store, one pair of every template at seed 0): ``--format hf
+    --eval-seed`` and ``--format episodes`` of its temporal pairs through the CLI."""
     from datasets import load_from_disk
 
-    data = tmp_path / "data"
-    proc = subprocess.run([*emukit_cli, "build-pairs", "--family", "temporal", "--template",
-                           "duration_shift", "--count", "2", "--seed", "4", "--devices", "1", "--data-dir",
-                           str(data), "--quiet"], env=adb_server.env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = copy_data(built_store.data, tmp_path / "data")  # the session's store stays as it was built
+    temporal = len(load_templates(family="temporal"))
     for fmt in ("hf", "episodes"):
-        proc = subprocess.run([*emukit_cli, "export", "--data-dir", str(data), "--out",
-                               str(tmp_path / fmt), "--format", fmt, "--eval-seed", "4"], env=adb_server.env,
+        proc = subprocess.run([*emukit_cli, "export", "--data-dir", str(data), "--out", str(tmp_path / fmt),
+                               "--family", "temporal", "--format", fmt, "--eval-seed", "0"], env=adb_server.env,
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stdout + proc.stderr
     pairs = load_from_disk(str(tmp_path / "hf" / "hf" / "pairs"))
-    assert set(pairs) == {"test"} and len(pairs["test"]) == 2  # every pair is seed 4: no train split
-    prov = json.loads(pairs["test"][0]["provenance"])
+    assert set(pairs) == {"test"} and len(pairs["test"]) == temporal  # every pair is seed 0: no train split
+    (row,) = [r for r in pairs["test"] if r["template"] == "duration_shift"]
+    prov = json.loads(row["provenance"])
     assert prov["entity"]["outcome_probe"]["kind"] == "shade" and len(prov["template_hash"]) == 64
-    branch = json.loads(pairs["test"][0]["A_branch_provenance"])
+    branch = json.loads(row["A_branch_provenance"])
     assert [s["type"] for s in branch["shared_steps"]] == ["wait", "swipe"] and branch["warp"]["seconds"] > 0
-    ep = json.loads(next((tmp_path / "episodes" / "episodes").glob("*/A/episode.json")).read_text())
+    ep = json.loads((tmp_path / "episodes" / "episodes" / row["pair_id"] / "A" / "episode.json").read_text())
     assert [s["action_output_json"]["action_type"] for s in ep["shared_steps"]] == ["wait", "swipe"]
     assert ep["shared_steps"][1]["action_output_json"]["direction"] == "down"  # the shade pull
     proc = subprocess.run([*emukit_cli, "export", "--data-dir", str(data), "--out",
-                           str(tmp_path / "j"), "--eval-seed", "4"], env=adb_server.env, capture_output=True,
+                           str(tmp_path / "j"), "--eval-seed", "0"], env=adb_server.env, capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 2 and "--eval-seed only applies" in proc.stdout + proc.stderr

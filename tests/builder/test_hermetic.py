@@ -37,7 +37,8 @@ def _dirty(driver: Driver, tag: str) -> None:
 
 
 def test_a_base_holds_its_spec_and_nothing_else_whatever_came_before(vdevice_factory, adb_server):
-    one, two = vdevice_factory(), vdevice_factory()
+    """Two devices of their own, without the session's template: each builds its clean snapshot and bases."""
+    one, two = vdevice_factory(template=False), vdevice_factory(template=False)
     d1, d2 = Driver(one.serial, adb_server.port), Driver(two.serial, adb_server.port)
     try:
         first = {name: build_snapshot(d1, load_spec(name)) for name in BASES}
@@ -65,7 +66,8 @@ def test_a_base_holds_its_spec_and_nothing_else_whatever_came_before(vdevice_fac
 
 
 def test_a_device_with_bases_but_no_clean_snapshot_is_refused(vdevice_factory, adb_server):
-    proc = vdevice_factory()
+    """A device of its own without the session's template: it must have no clean snapshot."""
+    proc = vdevice_factory(template=False)
     driver = Driver(proc.serial, adb_server.port)
     try:
         with ConsoleClient.for_serial(driver.serial) as console:

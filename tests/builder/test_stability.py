@@ -13,8 +13,9 @@ from tests.builder.audit_helpers import built, cli, copy_data
 
 
 @pytest.fixture(scope="module")
-def session(vdevice_factory, adb_server, tmp_path_factory):
-    return built(vdevice_factory, adb_server, tmp_path_factory)
+def session(built_store, vdevice, tmp_path_factory):
+    """The pairs of two templates at two seeds (cut from the session's built store) and the module's device."""
+    return {"data": built(built_store, tmp_path_factory), "serial": vdevice.serial}
 
 
 @pytest.fixture(autouse=True)

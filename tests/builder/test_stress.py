@@ -26,12 +26,12 @@ from emukit.commands.suite import run_suite
 from emukit.errors import ConfigError
 from emukit.export import SPLIT_CRITERIA
 from emukit.templates import load_templates
-from tests.builder.audit_helpers import device, stress_rejection
+from tests.builder.audit_helpers import stress_rejection
 
 
 @pytest.fixture(scope="module")
-def session(vdevice_factory, adb_server):
-    return {"serial": device(vdevice_factory)}
+def session(vdevice, adb_server):
+    return {"serial": vdevice.serial}
 
 
 def _args(data, serial, suite, **extra) -> argparse.Namespace:

@@ -20,12 +20,11 @@ from emukit.builder.stress_tables.ordered import ordered_distractors
 from emukit.commands.suite import run_suite
 from emukit.device.driver import Driver
 from emukit.probes.ordered import collection_items
-from tests.builder.audit_helpers import device
 
 
 @pytest.fixture(scope="module")
-def session(vdevice_factory, adb_server):
-    return {"serial": device(vdevice_factory)}
+def session(vdevice, adb_server):
+    return {"serial": vdevice.serial}
 
 
 def _build(tmp_path, serial: str, family: str, template: str, level: str) -> dict:

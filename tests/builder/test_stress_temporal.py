@@ -16,12 +16,12 @@ from emukit.builder.stress_model import Move
 from emukit.builder.stress_tables import STRESS_TABLES
 from emukit.builder.stress_tables.temporal import TEMPORAL_TABLE
 from emukit.commands.suite import run_suite
-from tests.builder.audit_helpers import device, stress_rejection
+from tests.builder.audit_helpers import stress_rejection
 
 
 @pytest.fixture(scope="module")
-def session(vdevice_factory, adb_server):
-    return {"serial": device(vdevice_factory)}
+def session(vdevice, adb_server):
+    return {"serial": vdevice.serial}
 
 
 def _run(data, serial, suite: str, template: str, **extra) -> dict:

@@ -108,6 +108,7 @@ def test_load_re_roots_and_re_pins_the_clock(adb_server, tmp_path):
 
 
 def test_reconnects_after_the_device_restarts_and_kill(vdevice_factory, adb_server):
+    """A process of its own: it is stopped, started again on the same port and killed."""
     proc = vdevice_factory()
     client = ConsoleClient.for_serial(proc.serial, timeout=10)
     assert client.ping()

@@ -155,6 +155,8 @@ def running_dir(adb_server, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def device(vdevice_factory, running_dir):
+    """A process of its own: it writes its discovery file under this module's XDG_RUNTIME_DIR when it
+    starts."""
     proc = vdevice_factory()
     yield proc
     proc.stop()
@@ -187,6 +189,7 @@ def u2(device):
 
 
 def test_discovery_file_lives_as_long_as_the_device(vdevice_factory, running_dir):
+    """A process of its own: its discovery file must go when it stops."""
     proc = vdevice_factory()
     path = running_dir / f"pid_{proc.proc.pid}.ini"
     assert path.exists()

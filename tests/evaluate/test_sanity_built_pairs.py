@@ -1,40 +1,37 @@
-"""The evaluator's sanity properties on pairs freshly built by `emukit build-pairs` (five pairs per family: every
-clipboard and ordered template, five persistent and five temporal ones) on a real virtual device behind the real adb server, exported with `emukit export`, rendered in
-the real headless Chromium: ref:surface reaches >= 95 % oracle-state PairCorrect per family, and a
-deterministic model gets 0 % observation-only PairCorrect."""
+"""The evaluator's sanity properties on pairs really built (the session's built store: one pair of every
+template of every family at seed 0, plus two at seed 1, built on virtual devices behind the real adb server
+and exported; tests/conftest.py ``built_store``), rendered in the real headless Chromium: ref:surface reaches
+>= 95 % oracle-state PairCorrect per family, and a deterministic model gets 0 % observation-only PairCorrect."""
 
 from __future__ import annotations
 
-import subprocess
+from pathlib import Path
 
 import pytest
 
 from emukit.evaluate.adapters import create_adapter
 from emukit.evaluate.pairs import load_export
 from emukit.evaluate.run import evaluate
+from emukit.templates import load_templates
 
 FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
 
 
 @pytest.fixture(scope="module")
-def export_dir(emukit_cli, vdevice, adb_server, tmp_path_factory):
-    data = tmp_path_factory.mktemp("built")
-    out = data / "export"
-    for cmd in (["build-pairs", "--family", "all", "--count", "5", "--device", vdevice.serial,
-                 "--data-dir", str(data), "--quiet"],
-                ["export", "--out", str(out), "--data-dir", str(data)]):
-        proc = subprocess.run([*emukit_cli, *cmd], env=adb_server.env, capture_output=True,
-                              text=True, timeout=900)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-    return out
+def export_dir(built_store) -> Path:
+    return built_store.export
 
 
 @pytest.fixture(scope="module")
-def renderer():
+def renderer(chromium):
     from emukit.evaluate.render import Renderer
 
     with Renderer() as r:
         yield r
+
+
+def test_every_template_has_a_built_pair(export_dir):
+    assert {p.template for p in load_export(export_dir)} == {t.name for t in load_templates()}
 
 
 def test_surface_model_oracle_state_on_built_pairs(export_dir, renderer):

@@ -1,6 +1,7 @@
 """Logical clock and deterministic rendering, observed through adb and uiautomator2 only.
 
-Real adb server and real `emukit vdevice serve` processes; nothing mocked.
+Real adb server and real `emukit vdevice serve` processes (devices leased from the session's pool, reset to
+their clean snapshot for each test); nothing mocked.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ def _uptime(dev: adbutils.AdbDevice) -> float:
     return float(dev.shell("cat /proc/uptime").split()[0])
 
 
-def test_time_moves_only_when_told(vdevice_factory, adb_server):
-    proc = vdevice_factory()
+def test_time_moves_only_when_told(pooled_device, adb_server):
+    proc = pooled_device
     dev = _device(adb_server, proc)
     wall, up = dev.shell("date +%s"), _uptime(dev)
     time.sleep(1.2)
@@ -37,8 +38,8 @@ def test_time_moves_only_when_told(vdevice_factory, adb_server):
     assert _uptime(dev) == up + 600
 
 
-def test_date_needs_root_and_moves_only_wall_time(vdevice_factory, adb_server):
-    proc = vdevice_factory()
+def test_date_needs_root_and_moves_only_wall_time(pooled_device, adb_server):
+    proc = pooled_device
     dev = _device(adb_server, proc)
     refused = dev.shell2("date 031514302026.00", v2=True)
     assert refused.returncode != 0 and "not permitted" in refused.stderr.lower()
@@ -52,11 +53,11 @@ def test_date_needs_root_and_moves_only_wall_time(vdevice_factory, adb_server):
     assert 'text="14:30"' in xml  # status bar clock shows logical time
 
 
-def test_date_time_page_shows_logical_time(vdevice_factory, adb_server):
+def test_date_time_page_shows_logical_time(pooled_device, adb_server):
     import uiautomator2
 
     settings = table("com.android.settings")
-    proc = vdevice_factory()
+    proc = pooled_device
     dev = _device(adb_server, proc)
     epoch = int(dev.shell("date +%s"))
     now = dt.datetime.fromtimestamp(epoch, dt.UTC)
@@ -73,13 +74,13 @@ def test_date_time_page_shows_logical_time(vdevice_factory, adb_server):
         d.stop_uiautomator()
 
 
-def test_u2_set_text_and_send_keys(vdevice_factory, adb_server):
+def test_u2_set_text_and_send_keys(pooled_device, adb_server):
     """uiautomator2's set_text and send_keys on the Clock's timer label dialog (its EditText
     ``label_input_field``); the soft keyboard shows while the field is focused."""
     import uiautomator2
 
     clock = table(CLOCK)
-    proc = vdevice_factory()
+    proc = pooled_device
     dev = _device(adb_server, proc)
     d = uiautomator2.connect(proc.serial)
     try:
@@ -102,6 +103,7 @@ def test_u2_set_text_and_send_keys(vdevice_factory, adb_server):
 
 
 def test_same_state_same_pixels_across_processes(vdevice_factory, adb_server):
+    """Two processes of their own: the point is that separate processes render the same state alike."""
     first, second = vdevice_factory(), vdevice_factory()
     shots = []
     for proc in (first, second):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import adbutils
 
+from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 from tests.integration.helpers import emu
 
 
@@ -54,6 +55,7 @@ def test_snapshot_save_list_delete(vdevice, adb_server):
 
 
 def test_emu_kill_stops_the_device(vdevice_factory, adb_server):
+    """A process of its own: ``emu kill`` ends it."""
     proc = vdevice_factory()
     assert "bye bye" in emu(adb_server, proc.serial, "kill")
     proc.proc.wait(timeout=15)
@@ -65,9 +67,10 @@ def test_emu_kill_stops_the_device(vdevice_factory, adb_server):
 
 
 def test_four_devices_under_one_server(vdevice_factory, adb_server):
+    """Processes of their own, on four consecutive ports chosen by the test."""
     from emukit.device.pool import consecutive_adb_ports
 
-    ports = consecutive_adb_ports(4, 25001)  # consecutive even console ports, all checked free
+    ports = consecutive_adb_ports(4, TEST_PORT_BASE + 200)  # consecutive even console ports, all checked free
     procs = [vdevice_factory(adb_port=p) for p in ports]
     client = adbutils.AdbClient(port=adb_server.port)
     serials = {d.serial for d in client.device_list()}

@@ -25,6 +25,8 @@ def wait_state(server, serial, want, timeout=30.0) -> float:
 
 @pytest.fixture()
 def fresh(vdevice_factory, adb_server):
+    """A process of its own per test: faults switched on through the console live in the process, which no
+    snapshot load resets, and some tests end with the device offline."""
     proc = vdevice_factory()
     yield proc, adbutils.AdbClient(port=adb_server.port).device(proc.serial)
     proc.stop()

@@ -54,8 +54,9 @@ def test_no_host_command_execution(adb_device, tmp_path):
     assert not marker.exists()
 
 
-def test_rm_rf_root_only_wipes_the_device(vdevice_factory, adb_server, tmp_path):
-    proc = vdevice_factory()
+def test_rm_rf_root_only_wipes_the_device(pooled_device, adb_server, tmp_path):
+    """A pooled device: the pool's reset loads the clean snapshot, which brings the wiped files back."""
+    proc = pooled_device
     sentinel = proc.state_dir.parent / "sentinel.txt"
     sentinel.write_text("outside the device root")
     dev = adbutils.AdbClient(port=adb_server.port).device(proc.serial)

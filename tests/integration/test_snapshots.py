@@ -40,8 +40,8 @@ def fingerprint(dev: adbutils.AdbDevice) -> dict[str, object]:
     }
 
 
-def test_load_restores_everything(vdevice_factory, adb_server):
-    proc = vdevice_factory()
+def test_load_restores_everything(pooled_device, adb_server):
+    proc = pooled_device
     dev = adbutils.AdbClient(port=adb_server.port).device(proc.serial)
     dev.shell("echo original > /sdcard/Documents/a.txt; mkdir -p /sdcard/Download/keep")
     dev.shell("am start -n com.android.settings/.DateTimeSettings")
@@ -63,6 +63,7 @@ def test_load_restores_everything(vdevice_factory, adb_server):
 
 
 def test_snapshots_persist_across_restart(vdevice_factory, adb_server):
+    """A process of its own: it is stopped and started again on the same state dir and port."""
     proc = vdevice_factory()
     dev = adbutils.AdbClient(port=adb_server.port).device(proc.serial)
     dev.shell("echo persisted > /sdcard/Documents/p.txt")

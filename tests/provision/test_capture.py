@@ -137,15 +137,11 @@ def test_first_run_leaves_the_apps_onboarded(first_run, prepared, adb_server) ->
         d.close()
 
 
-def test_an_unreachable_screen_is_recorded_and_the_run_goes_on(vdevice_factory, adb_server, tmp_path) -> None:
+def test_an_unreachable_screen_is_recorded_and_the_run_goes_on(pooled_device, adb_server, tmp_path) -> None:
     """The deterministic device's Retro Music is past its first run even after ``pm clear``: the first-run
     screen asked for is never shown, which the index records, and the rest of the capture is still written."""
-    proc = vdevice_factory()
-    try:
-        rc, index, _elapsed = run_tool([proc.serial, "--out", str(tmp_path), "--first-run", "--screens",
-                                        "music/permission"])
-    finally:
-        proc.stop()
+    rc, index, _elapsed = run_tool([pooled_device.serial, "--out", str(tmp_path), "--first-run", "--screens",
+                                    "music/permission"])
     assert rc == 1 and index["screens"] == []
     assert [f["what"] for f in index["failures"]] == ["hierarchy/music/permission"]
     assert "not shown" in index["failures"][0]["error"]

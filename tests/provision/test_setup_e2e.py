@@ -124,6 +124,7 @@ def test_a_setup_that_cannot_verify_an_apk_names_the_step_and_device(prepared, w
 
 @pytest.fixture(scope="module")
 def unprepared(vdevice_factory, adb_server):
+    """A hardware-mode device of its own (the pool's are deterministic), not set up."""
     proc = vdevice_factory(mode="hardware")
     d = Driver(proc.serial, adb_server.port, default_timeout=10)
     yield proc, d

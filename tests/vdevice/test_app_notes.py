@@ -420,3 +420,184 @@ def test_home_pauses_the_document_and_its_text_is_written(device: VirtualDevice)
     device.wm.set_text(T.rid("editor"), "typed, then a screen on top")
     device.start_activity("com.google.android.deskclock")
     assert read(device, "n.md") == "typed, then a screen on top"
+
+
+# ---------------------------------------------------------------------------------------------- the Clipboard templates' paths
+# Moved in-process from the over-adb module (tests/integration/test_app_notes.py, which keeps one smoke test):
+# a notebook holding a source page and an empty note, Markor started on it, and the clipboard's text checked
+# after each step.
+PAGE = "# Source page\n\nTuesday is the deadline\n\nKestrel7 flies at noon\n\nBudget code QX-4471 approved\n"
+
+
+@pytest.fixture
+def notebook_dev(device: VirtualDevice) -> VirtualDevice:
+    """Markor started on a notebook of ``source.md`` (the page to copy from) and an empty ``blank.md``."""
+    write(device, "source.md", PAGE)
+    write(device, "blank.md", "")
+    device.set_clip("initial")
+    device.start_activity(PKG, MAIN)
+    assert exists(device, resource_id=T.rid("notebook_row_title"), text="source.md")
+    return device
+
+
+def open_source_view(dev: VirtualDevice) -> None:
+    tap(dev, resource_id=T.rid("notebook_row_title"), text="source.md")
+    tap(dev, resource_id=T.rid("view_mode"))
+    assert exists(dev, cls=T.cls("view_paragraph"), text="Tuesday is the deadline")
+
+
+def press_first_word(dev: VirtualDevice, paragraph: str) -> None:
+    press_word(dev, paragraph, 1)
+    assert exists(dev, text=T.text("text_copy"))
+
+
+def copy_first_word(dev: VirtualDevice, paragraph: str) -> None:
+    press_first_word(dev, paragraph)
+    tap(dev, text=T.text("text_copy"))
+
+
+def back_to_notebook(dev: VirtualDevice) -> None:
+    dev.wm.key(BACK)
+    assert exists(dev, resource_id=T.rid("notebook_row_title"), text="blank.md")
+
+
+def paste_into(dev: VirtualDevice, name: str) -> None:
+    """Open the note ``name`` from the notebook and paste at the caret with the text toolbar."""
+    tap(dev, resource_id=T.rid("notebook_row_title"), text=name)
+    dev.wm.long_press(*find(dev, resource_id=T.rid("editor")).center)
+    tap(dev, text=T.text("text_paste"))
+
+
+def name_new_note(dev: VirtualDevice, name: str) -> None:
+    """The FAB, the name set into its field (uiautomator's setText), OK."""
+    tap(dev, resource_id=T.rid("fab_new"))
+    dev.wm.set_text(T.rid("new_file_name"), name)
+    tap(dev, resource_id=T.rid("dialog_ok"))
+    assert exists(dev, resource_id=T.rid("editor"))
+
+
+def editor_text(dev: VirtualDevice) -> str:
+    return find(dev, resource_id=T.rid("editor")).text
+
+
+def test_launch_list_create_type_and_save_on_leaving(notebook_dev: VirtualDevice) -> None:
+    dev = notebook_dev
+    assert dev.current_focus() == (PKG, MAIN)
+    assert titles(dev) == ["..", "blank.md", "source.md"]
+    name_new_note(dev, "typed")
+    assert read(dev, "typed.md") == ""
+    tap(dev, resource_id=T.rid("editor"))
+    dev.wm.input_text("hello world")  # `input text 'hello%sworld'`
+    dev.wm.key(67)  # DEL
+    assert editor_text(dev) == "hello worl"
+    assert read(dev, "typed.md") == ""  # written when the document is left, not while typing
+    dev.wm.key(BACK)  # hides the keyboard
+    dev.wm.key(BACK)  # back to the notebook: the document pauses and saves
+    assert read(dev, "typed.md") == "hello worl"
+    assert titles(dev) == ["..", "blank.md", "source.md", "typed.md"]
+
+
+def test_rename_and_delete_one_file_from_selection_mode(notebook_dev: VirtualDevice) -> None:
+    dev = notebook_dev
+    dev.wm.long_press(*find(dev, resource_id=T.rid("notebook_row_title"), text="blank.md").center)
+    assert exists(dev, resource_id=T.rid("selection_delete")) and not exists(dev, text="Markor")
+    tap(dev, resource_id=T.rid("selection_rename"))
+    dev.wm.set_text(T.rid("rename_field"), "renamed.md")
+    tap(dev, resource_id=T.rid("dialog_ok"))
+    assert sorted(dev.fs.listdir(NOTEBOOK)) == ["renamed.md", "source.md"]
+    dev.wm.long_press(*find(dev, resource_id=T.rid("notebook_row_title"), text="renamed.md").center)
+    tap(dev, resource_id=T.rid("selection_delete"))
+    assert exists(dev, text=T.text("confirm_delete_title"))
+    tap(dev, resource_id=T.rid("dialog_cancel"))
+    assert "renamed.md" in dev.fs.listdir(NOTEBOOK)
+    tap(dev, resource_id=T.rid("selection_delete"))
+    tap(dev, resource_id=T.rid("dialog_ok"))
+    assert sorted(dev.fs.listdir(NOTEBOOK)) == ["source.md"]
+
+
+def test_copy_a_word_then_paste_into_the_blank_note(notebook_dev: VirtualDevice) -> None:
+    dev = notebook_dev
+    open_source_view(dev)
+    copy_first_word(dev, "Kestrel7 flies at noon")
+    assert dev.get_clip().text == "Kestrel7"
+    assert not exists(dev, text=T.text("text_copy"))
+    back_to_notebook(dev)
+    paste_into(dev, "blank.md")
+    assert editor_text(dev) == "Kestrel7"
+    dev.wm.key(BACK)
+    dev.wm.key(BACK)
+    assert read(dev, "blank.md") == "Kestrel7"
+
+
+def test_overwrite_keeps_the_last_copy(notebook_dev: VirtualDevice) -> None:
+    dev = notebook_dev
+    open_source_view(dev)
+    copy_first_word(dev, "Tuesday is the deadline")
+    assert dev.get_clip().text == "Tuesday"
+    copy_first_word(dev, "Kestrel7 flies at noon")
+    assert dev.get_clip().text == "Kestrel7"
+    back_to_notebook(dev)
+    paste_into(dev, "blank.md")
+    assert editor_text(dev) == "Kestrel7"
+
+
+def test_cancelled_second_selection_keeps_the_first_copy(notebook_dev: VirtualDevice) -> None:
+    dev = notebook_dev
+    open_source_view(dev)
+    copy_first_word(dev, "Tuesday is the deadline")
+    press_first_word(dev, "Kestrel7 flies at noon")
+    bounds = find(dev, cls=T.cls("view_paragraph"), text="Kestrel7 flies at noon").bounds
+    dev.wm.tap(bounds[2] - 20, bounds[1] + 20)  # a tap on the page ends the selection without copying
+    assert not exists(dev, text=T.text("text_copy")) and exists(dev, resource_id=T.rid("view_webview"))
+    press_first_word(dev, "Budget code QX-4471 approved")
+    dev.wm.key(BACK)  # the page does not take BACK: the document closes
+    assert exists(dev, resource_id=T.rid("notebook_row_title"), text="blank.md")
+    assert dev.get_clip().text == "Tuesday"
+    paste_into(dev, "blank.md")
+    assert editor_text(dev) == "Tuesday"
+
+
+def test_first_words_of_different_paragraphs_on_the_same_page(notebook_dev: VirtualDevice) -> None:
+    dev = notebook_dev
+    open_source_view(dev)
+    copy_first_word(dev, "Budget code QX-4471 approved")
+    assert dev.get_clip().text == "Budget"
+    copy_first_word(dev, "Kestrel7 flies at noon")
+    assert dev.get_clip().text == "Kestrel7"
+    press_first_word(dev, "Tuesday is the deadline")
+    tap(dev, text=T.text("text_select_all"))  # the whole page, not one paragraph
+    tap(dev, text=T.text("text_copy"))
+    assert dev.get_clip().text.startswith("Source page\n\nTuesday is the deadline\n\nKestrel7")
+
+
+def test_copy_then_mutate_the_source(notebook_dev: VirtualDevice) -> None:
+    dev = notebook_dev
+    open_source_view(dev)
+    copy_first_word(dev, "Budget code QX-4471 approved")
+    tap(dev, resource_id=T.rid("edit_mode"))
+    tap(dev, resource_id=T.rid("editor"))
+    dev.wm.input_text("edited")
+    assert dev.get_clip().text == "Budget"
+    dev.wm.key(BACK)
+    back_to_notebook(dev)
+    assert read(dev, "source.md") == PAGE + "edited"
+    paste_into(dev, "blank.md")
+    assert editor_text(dev) == "Budget"
+
+
+def test_blank_editor_screenshot_does_not_show_the_copied_word(notebook_dev: VirtualDevice) -> None:
+    dev = notebook_dev
+    shots = []
+    for paragraph in ("Tuesday is the deadline", "Kestrel7 flies at noon"):
+        tap(dev, resource_id=T.rid("notebook_row_title"), text="source.md")
+        if exists(dev, resource_id=T.rid("view_mode")):  # the source page opens in the mode it was left in
+            tap(dev, resource_id=T.rid("view_mode"))
+        copy_first_word(dev, paragraph)
+        back_to_notebook(dev)
+        tap(dev, resource_id=T.rid("notebook_row_title"), text="blank.md")
+        assert editor_text(dev) == ""
+        shots.append((dev.get_clip().text, dev.screenshot_png()))  # `screencap -p`
+        dev.wm.key(BACK)
+    (clip_a, png_a), (clip_b, png_b) = shots
+    assert (clip_a, clip_b) == ("Tuesday", "Kestrel7")
+    assert png_a[:8] == b"\x89PNG\r\n\x1a\n" and png_a == png_b

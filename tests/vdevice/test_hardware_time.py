@@ -265,6 +265,7 @@ def test_ce_write_is_ignored_but_a_ce_file_moves_over_at_process_start(det: Virt
 # ---------------------------------------------------------------------- the time warp on the real prefs
 @pytest.fixture(scope="module")
 def hw_driver(vdevice_factory, adb_server):
+    """A hardware-mode device of its own (the pool's are deterministic): its clocks run."""
     proc = vdevice_factory(mode="hardware")
     Driver(proc.serial, adb_server.port).adbutils().root()
     wait_usable(adb_server, proc.serial)
