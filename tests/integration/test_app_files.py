@@ -1,8 +1,14 @@
-"""The Files app driven like a user does on an emulator: uiautomator2 selectors and gestures plus
-``adb shell input``/``am``, with every outcome checked on the device filesystem through ``adb shell``.
+"""The Files app's over-adb smoke test, driven like a user does on an emulator: uiautomator2 selectors and
+gestures plus ``adb shell``/``am``, with every outcome checked on the device filesystem through ``adb shell``.
 
-One virtual device for the module; each test force-stops the app, re-seeds shared storage through the
-shell and launches ``FilesActivity`` with ``am start``.
+One virtual device for the module; the test force-stops the app, re-seeds shared storage through the shell and
+launches ``FilesActivity`` with ``am start``. It runs a target operation and decoys in one session: a copy into
+``Documents/Archive`` through the picker's roots drawer, a move inside ``Music`` and a cancelled delete there,
+then checks with ``ls``, ``[ -e ]`` and ``stat`` that only the intended files changed.
+
+The other scenarios (the storage root titled with the device name, copy, move and delete each confirmed and
+cancelled, copy or move followed by deleting the source or the destination, a multi-selection copy and delete,
+search with the keyboard) are checked in-process in tests/vdevice/test_app_files.py.
 """
 
 from __future__ import annotations
@@ -12,7 +18,6 @@ import pytest
 PKG = "com.google.android.documentsui"
 ACTIVITY = f"{PKG}/com.android.documentsui.files.FilesActivity"
 SD = "/sdcard"
-IME = 'package="com.android.inputmethod.latin"'
 TITLE = "android:id/title"
 DEVICE_NAME = "sdk_gphone64_x86_64"  # the shared-storage root's title: Settings.Global.DEVICE_NAME
 SEED = (
@@ -84,72 +89,7 @@ def delete_selected(d, confirm: bool = True) -> None:
     d(resourceId="android:id/button1" if confirm else "android:id/button2").click()
 
 
-# ------------------------------------------------------------------ copy / move / delete, direct
-def test_storage_root_is_titled_with_the_device_name(files, adb_device):
-    assert adb_device.shell("settings get global device_name").strip() == DEVICE_NAME
-    files(description="Show roots").click()
-    assert files(resourceId=TITLE, text=DEVICE_NAME).exists and not files(text="Internal storage").exists
-    files(resourceId=TITLE, text=DEVICE_NAME).click()
-    assert files(resourceId=f"{PKG}:id/header_title", text=f"Files on {DEVICE_NAME}").exists
-    adb_device.shell("settings put global device_name 'Lab phone'")
-    files(description="Show roots").click()  # the roots are read again when the drawer opens
-    assert files(resourceId=TITLE, text="Lab phone").exists
-    adb_device.shell(f"settings put global device_name {DEVICE_NAME}")
-    files.press("back")
-
-
-def test_copy_confirmed_and_cancelled(files, adb_device):
-    d = files
-    select(d, "report_q3.pdf")
-    selection_menu(d, "Copy to\u2026")
-    pick_internal(d, "Documents")
-    assert d(resourceId="android:id/button1").get_text() == "Copy"
-    d(resourceId="android:id/button2").click()  # Cancel
-    assert "report_q3.pdf" not in ls(adb_device, f"{SD}/Documents")
-    select(d, "report_q3.pdf")
-    selection_menu(d, "Copy to\u2026")
-    pick_internal(d, "Documents")
-    d(resourceId="android:id/button1").click()  # Copy
-    assert "report_q3.pdf" in ls(adb_device, f"{SD}/Documents")
-    assert "report_q3.pdf" in ls(adb_device, f"{SD}/Download")
-    assert adb_device.shell(f"cat {SD}/Documents/report_q3.pdf").strip() == "quarterly"
-
-
-def test_move_confirmed_and_cancelled(files, adb_device):
-    d = files
-    select(d, "budget_2025.xlsx")
-    selection_menu(d, "Move to\u2026")
-    pick_internal(d, "Documents", "Archive")
-    d.press("back")  # up to Documents
-    d.press("back")  # up to Internal storage
-    d.press("back")  # closes the picker: nothing moved
-    assert d(resourceId=TITLE, text="budget_2025.xlsx").exists
-    assert ls(adb_device, f"{SD}/Documents/Archive") == set()
-    select(d, "budget_2025.xlsx")
-    selection_menu(d, "Move to\u2026")
-    pick_internal(d, "Documents", "Archive")
-    d(text="Move", resourceId="android:id/button1").click()
-    assert ls(adb_device, f"{SD}/Documents/Archive") == {"budget_2025.xlsx"}
-    assert not present(adb_device, f"{SD}/Download/budget_2025.xlsx")
-    assert not row(d, "budget_2025.xlsx").exists
-
-
-def test_delete_confirmed_and_cancelled(files, adb_device):
-    d = files
-    select(d, "report_q3.pdf")
-    delete_selected(d, confirm=False)
-    assert present(adb_device, f"{SD}/Download/report_q3.pdf")
-    d.press("back")  # leaves selection mode
-    select(d, "report_q3.pdf")
-    assert d(resourceId=f"{PKG}:id/action_menu_delete").exists
-    d(description="Delete").click()
-    assert d(text='Delete "report_q3.pdf"?').exists
-    d(text="OK", resourceId="android:id/button1").click()
-    assert not present(adb_device, f"{SD}/Download/report_q3.pdf")
-    assert adb_device.shell(f"find {SD}/Download -name 'report_q3*'").strip() == ""
-
-
-# ------------------------------------------------------------------ decoys and compositions
+# ------------------------------------------------------------------ a target and decoys
 def test_target_and_decoy_operations_in_one_session(files, adb_device):
     d = files
     before = adb_device.shell(f"stat -c '%s %Y' {SD}/Documents/keep_me.txt {SD}/Pictures/beach.jpg")
@@ -176,93 +116,3 @@ def test_target_and_decoy_operations_in_one_session(files, adb_device):
     assert present(adb_device, f"{SD}/Download/report_q3.pdf")
     after = adb_device.shell(f"stat -c '%s %Y' {SD}/Documents/keep_me.txt {SD}/Pictures/beach.jpg")
     assert after == before  # independent files untouched
-
-
-def test_copy_then_delete_source(files, adb_device):
-    d = files
-    select(d, "budget_2025.xlsx")
-    selection_menu(d, "Copy to\u2026")
-    pick_internal(d, "Documents")
-    d(resourceId="android:id/button1").click()
-    select(d, "budget_2025.xlsx")
-    delete_selected(d)
-    assert not present(adb_device, f"{SD}/Download/budget_2025.xlsx")
-    assert adb_device.shell(f"cat {SD}/Documents/budget_2025.xlsx").strip() == "budget"
-
-
-def test_copy_then_delete_destination(files, adb_device):
-    d = files
-    select(d, "report_q3.pdf")
-    selection_menu(d, "Copy to\u2026")
-    pick_internal(d, "Documents", "Archive")
-    d(resourceId="android:id/button1").click()
-    assert present(adb_device, f"{SD}/Documents/Archive/report_q3.pdf")
-    d(description="Show roots").click()
-    d(resourceId=TITLE, text=DEVICE_NAME).click()
-    row(d, "Documents").click()
-    row(d, "Archive").click()
-    assert d(resourceId=f"{PKG}:id/header_title", text="Files in Archive").exists
-    select(d, "report_q3.pdf")
-    delete_selected(d)
-    assert ls(adb_device, f"{SD}/Documents/Archive") == set()
-    assert present(adb_device, f"{SD}/Download/report_q3.pdf")
-
-
-def test_move_then_delete_destination(files, adb_device):
-    d = files
-    select(d, "report_q3.pdf")
-    selection_menu(d, "Move to\u2026")
-    row(d, "Reports").click()  # the picker starts in the current folder (Downloads)
-    d(resourceId="android:id/button1").click()
-    assert not present(adb_device, f"{SD}/Download/report_q3.pdf")
-    row(d, "Reports").click()
-    select(d, "report_q3.pdf")
-    delete_selected(d)
-    assert ls(adb_device, f"{SD}/Download/Reports") == {"summary_final.docx"}
-    assert adb_device.shell(f"find {SD} -name report_q3.pdf").strip() == ""
-
-
-def test_multi_select_copy_and_delete(files, adb_device):
-    d = files
-    select(d, "report_q3.pdf", "budget_2025.xlsx", "Reports")
-    row(d, "budget_2025.xlsx").click()  # deselect again
-    assert d(text="2 selected").exists
-    selection_menu(d, "Copy to\u2026")
-    pick_internal(d, "Documents")
-    d(resourceId="android:id/button1").click()
-    assert ls(adb_device, f"{SD}/Documents") >= {"report_q3.pdf", "Reports"}
-    assert "budget_2025.xlsx" not in ls(adb_device, f"{SD}/Documents")
-    assert adb_device.shell(f"cat {SD}/Documents/Reports/summary_final.docx").strip() == "summary"
-    select(d, "report_q3.pdf", "budget_2025.xlsx")
-    d(description="Delete").click()
-    assert d(text="Delete 2 files?").exists
-    d(resourceId="android:id/button1").click()
-    assert ls(adb_device, f"{SD}/Download") == {"Reports"}
-
-
-# ------------------------------------------------------------------ search
-def test_search_downloads_results_and_no_matches_with_keyboard(files, adb_device):
-    d = files
-    adb_device.shell("echo x > /sdcard/Documents/summary_elsewhere.txt")
-    d(description="Search").click()
-    field = d(resourceId=f"{PKG}:id/search_src_text")
-    assert field.exists and IME in d.dump_hierarchy()
-    adb_device.shell("input text SUMMARY")
-    assert field.get_text() == "SUMMARY"
-    assert row(d, "summary_final.docx").exists  # recursive, case-insensitive
-    assert not row(d, "summary_elsewhere.txt").exists  # Downloads only
-    assert d(resourceId=f"{PKG}:id/header_title", text="Files in Downloads").exists
-    field.set_text("no_such_artifact")
-    xml = d.dump_hierarchy()
-    assert "No matches in Downloads" in xml and IME in xml
-    assert not d(resourceId=TITLE).exists
-    field.set_text("budget")
-    adb_device.shell("input keyevent 66")  # ENTER submits: results stay, the keyboard hides
-    assert row(d, "budget_2025.xlsx").exists and IME not in d.dump_hierarchy()
-    d.press("back")  # leaves search
-    assert d(description="Search").exists and row(d, "report_q3.pdf").exists
-    # a file deleted over adb is gone from the next search
-    adb_device.shell("rm /sdcard/Download/budget_2025.xlsx")
-    d(description="Search").click()
-    field.set_text("budget")
-    assert d(text="No matches in Downloads").exists

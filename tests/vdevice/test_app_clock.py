@@ -153,6 +153,7 @@ def test_start_writes_deskclock_prefs(device: VirtualDevice) -> None:
         "timer_label_0": ("string", ""), "delete_after_use_0": ("boolean", "false"),
     }
     assert '<string name="timer_label_0"></string>' in raw
+    assert f'<long name="timer_start_time_0" value="{elapsed}" />' in raw  # what a driver's text edit rewrites
     assert find(device, resource_id=rid("timer_text")).text == "5:00"
     assert find(device, resource_id=rid("timer_text")).content_desc == "5 minutes, 0 seconds"
     assert find(device, resource_id=rid("play_pause")).content_desc == "Pause"
@@ -520,3 +521,93 @@ def test_time_set_broadcast_to_stopped_clock(device: VirtualDevice) -> None:
                            f"-n {PKG}/com.android.deskclock.AlarmInitReceiver", out.append, out.append, b"", None)
     text = b"".join(out).decode()
     assert rc == 0 and "flg=0x400020" in text and "Broadcast completed: result=0" in text
+
+
+# ---------------------------------------------------------------------- timers as the deadline templates drive them
+# Moved in-process from the over-adb module (tests/integration/test_app_clock.py, which keeps one smoke test):
+# fresh Clock data, the Timer tab open, time passing on the logical clock (`adb shell sleep N` there), state read
+# in the preferences file and in the notification shade, whose chronometer reads one second more than the time
+# left (DeskClock pads its base).
+@pytest.fixture
+def timer_tab(device: VirtualDevice) -> VirtualDevice:
+    open_timer_tab(device)
+    assert find(device, resource_id=rid("timer_setup_time")).text == "00h 00m 00s"
+    return device
+
+
+def test_two_timers_started_a_minute_apart(timer_tab: VirtualDevice) -> None:
+    dev = timer_tab
+    start_timer(dev, "300")
+    dev.advance(MIN)
+    start_timer(dev, "300")
+    assert [v.text for v in views(dev, resource_id=rid("timer_text"))] == ["2:00", "3:00"]
+    dev.wm.key(3)  # HOME
+    dev.advance(150_000)
+    found = shade(dev)
+    assert "Time's up" in found and "Timer" in found and "00:31" in found
+    assert value(dev, "timers_list") == ["0", "1"]
+    assert (value(dev, "timer_state_0"), value(dev, "timer_state_1")) == ("3", "1")
+
+
+def test_pause_then_resume_from_the_notification(timer_tab: VirtualDevice) -> None:
+    dev = timer_tab
+    start_timer(dev, "500")
+    dev.advance(MIN)
+    tap(dev, content_desc="Pause")
+    dev.wm.key(3)
+    dev.advance(2 * MIN)
+    dev.wm.expand_notifications()
+    tap(dev, text="Resume")
+    dev.wm.collapse_notifications()
+    dev.advance(200_000)
+    found = shade(dev)
+    assert "00:41" in found and "Pause" in found
+    dev.advance(MIN)
+    assert "Time's up" in shade(dev)
+    assert value(dev, "timer_state_0") == "3"
+
+
+def test_pause_then_reset_restarts_at_full_duration(timer_tab: VirtualDevice) -> None:
+    dev = timer_tab
+    start_timer(dev, "500")
+    dev.advance(2 * MIN)
+    tap(dev, content_desc="Pause")
+    tap(dev, content_desc="Reset")
+    assert (value(dev, "timer_state_0"), value(dev, "timer_time_left_0")) == ("4", "300000")
+    tap(dev, content_desc="Start")
+    dev.wm.key(3)
+    dev.advance(4 * MIN)
+    found = shade(dev)
+    assert "01:01" in found and "Time's up" not in found
+    dev.advance(70_000)
+    assert "Time's up" in shade(dev)
+
+
+def test_delete_a_paused_timer_then_restart_with_another_duration(timer_tab: VirtualDevice) -> None:
+    dev = timer_tab
+    start_timer(dev, "1000")
+    dev.advance(MIN)
+    tap(dev, content_desc="Pause")
+    tap(dev, content_desc="Delete")
+    assert views(dev, resource_id=rid("timer_setup_time"))  # no timers left: the keypad is back
+    for code in (9, 7, 7):  # `input keyevent KEYCODE_2 KEYCODE_0 KEYCODE_0`
+        dev.wm.key(code)
+    assert find(dev, resource_id=rid("timer_setup_time")).text == "00h 02m 00s"
+    tap(dev, content_desc="Start")
+    assert value(dev, "timers_list") == ["1"] and value(dev, "timer_setup_timet_1") == "120000"
+    assert not any(key.endswith("_0") for key in prefs_xml(dev))
+    dev.wm.key(3)
+    dev.advance(130_000)
+    assert "Time's up" in shade(dev)
+    assert value(dev, "timer_state_1") == "3"
+
+
+def test_label_set_with_set_text_shows_in_the_shade(timer_tab: VirtualDevice) -> None:
+    dev = timer_tab
+    start_timer(dev, "500")
+    tap(dev, resource_id=rid("timer_label"))
+    dev.wm.set_text(rid("label_input_field"), "Pasta")  # uiautomator's setText
+    tap(dev, text="OK")
+    assert value(dev, "timer_label_0") == "Pasta"
+    dev.wm.key(3)
+    assert "Pasta" in shade(dev)

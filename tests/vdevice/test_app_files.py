@@ -12,6 +12,7 @@ from emukit.apps.selectors import table
 from emukit.vdevice.apps.files import FilesApp
 from emukit.vdevice.apps.files import storage as st
 from emukit.vdevice.device import VirtualDevice
+from emukit.vdevice.shell import run_shell
 from emukit.vdevice.ui.view import View
 
 PKG = "com.google.android.documentsui"
@@ -325,6 +326,7 @@ def test_delete_confirm_and_cancel(seeded: VirtualDevice) -> None:
     tap(seeded, content_desc="Delete")
     tap(seeded, text="OK", resource_id="android:id/button1")
     assert not exists(seeded, f"{DL}/b.txt") and not seeded.top.state["sel"]
+    assert found(seeded, DL, "b*") == []  # no copy or numbered twin left behind (`find -name 'b*'`)
     select(seeded, "sub", "A.pdf")
     tap(seeded, content_desc="Delete")
     assert dialog_message(seeded) == "Delete 2 items?"
@@ -423,3 +425,212 @@ def test_gallery_scenes_cover_every_surface(device: VirtualDevice) -> None:
     assert len(names) == len(set(names)) >= 20
     for wanted in ("roots_drawer", "selection_multi", "delete_dialog_one", "picker_copy", "search_no_matches"):
         assert wanted in names
+
+
+# ------------------------------------------------------------------ copy / move / delete in a seeded storage
+# Moved in-process from the over-adb module (tests/integration/test_app_files.py, which keeps one smoke test):
+# shared storage seeded as that module seeds it through the shell, Files opened on Downloads, and every outcome
+# checked on the device filesystem.
+TITLE = "android:id/title"
+SEED = {"Download/report_q3.pdf": b"quarterly\n", "Download/budget_2025.xlsx": b"budget\n",
+        "Download/Reports/summary_final.docx": b"summary\n", "Documents/keep_me.txt": b"keep\n",
+        "Music/decoy_song.mp3": b"song\n", "Pictures/beach.jpg": b"beach\n"}
+
+
+@pytest.fixture
+def storage(device: VirtualDevice) -> VirtualDevice:
+    """A fresh Files screen on Downloads over freshly seeded storage."""
+    for folder in ("Download/Reports", "Documents/Archive", "Music/Old", "Pictures/Trips"):
+        device.fs.makedirs(f"{SD}/{folder}")
+    for rel, data in SEED.items():
+        put(device, rel, data)
+    start(device)
+    assert find(device, resource_id=rid("header_title"), text="Files in Downloads")
+    return device
+
+
+def sh(dev: VirtualDevice, command: str) -> str:
+    """A command line through the device's shell (what ``adb shell`` runs); its stdout."""
+    out: list[bytes] = []
+    assert run_shell(dev, command, out.append, out.append, b"", None) == 0, command
+    return b"".join(out).decode()
+
+
+def ls(dev: VirtualDevice, path: str) -> set[str]:
+    host = dev.fs.host(path)
+    return {n for n in os.listdir(host) if not n.startswith(".")} if host.is_dir() else set()
+
+
+def found(dev: VirtualDevice, path: str, name: str) -> list[str]:
+    """``find PATH -name NAME`` (``NAME`` may end in ``*``)."""
+    hits = []
+    for top, dirs, names in os.walk(dev.fs.host(path)):
+        for n in dirs + names:
+            if n == name or (name.endswith("*") and n.startswith(name[:-1])):
+                hits.append(os.path.join(top, n))
+    return hits
+
+
+def shown(dev: VirtualDevice, **attrs: object) -> bool:
+    return dev.wm.find_view(lambda v: all(getattr(v, k) == val for k, val in attrs.items())) is not None
+
+
+def row_shown(dev: VirtualDevice, name: str) -> bool:
+    return shown(dev, resource_id=TITLE, text=name)
+
+
+def select_counted(dev: VirtualDevice, *names: str) -> None:
+    select(dev, *names)
+    assert find(dev, resource_id=rid("action_bar_title")).text == f"{len(names)} selected"
+
+
+def pick_internal(dev: VirtualDevice, *folders: str) -> None:
+    """In the destination picker: the device's storage root, then down through ``folders``."""
+    tap(dev, content_desc="Show roots")
+    tap(dev, resource_id=TITLE, text=DEVICE_NAME)
+    for folder in folders:
+        tap(dev, resource_id=TITLE, text=folder)
+
+
+def delete_selected(dev: VirtualDevice, confirm: bool = True) -> None:
+    tap(dev, content_desc="Delete")
+    assert shown(dev, resource_id="android:id/button1", text="OK") and not shown(dev, resource_id="android:id/message")
+    tap(dev, resource_id="android:id/button1" if confirm else "android:id/button2")
+
+
+def test_storage_root_is_titled_with_the_device_name(storage: VirtualDevice) -> None:
+    dev = storage
+    assert sh(dev, "settings get global device_name").strip() == DEVICE_NAME
+    tap(dev, content_desc="Show roots")
+    assert row_shown(dev, DEVICE_NAME) and not shown(dev, text="Internal storage")
+    tap(dev, resource_id=TITLE, text=DEVICE_NAME)
+    assert find(dev, resource_id=rid("header_title")).text == f"Files on {DEVICE_NAME}"
+    sh(dev, "settings put global device_name 'Lab phone'")
+    tap(dev, content_desc="Show roots")  # the roots are read again when the drawer opens
+    assert row_shown(dev, "Lab phone")
+    sh(dev, f"settings put global device_name {DEVICE_NAME}")
+    dev.wm.key(4)
+
+
+def test_copy_to_documents_cancelled_then_confirmed(storage: VirtualDevice) -> None:
+    dev = storage
+    select_counted(dev, "report_q3.pdf")
+    menu(dev, "Copy to\u2026")
+    pick_internal(dev, "Documents")
+    assert find(dev, resource_id="android:id/button1").text == "Copy"
+    tap(dev, resource_id="android:id/button2")  # Cancel
+    assert "report_q3.pdf" not in ls(dev, f"{SD}/Documents")
+    select_counted(dev, "report_q3.pdf")
+    menu(dev, "Copy to\u2026")
+    pick_internal(dev, "Documents")
+    tap(dev, resource_id="android:id/button1")  # Copy
+    assert "report_q3.pdf" in ls(dev, f"{SD}/Documents")
+    assert "report_q3.pdf" in ls(dev, DL)
+    assert dev.fs.read_bytes(f"{SD}/Documents/report_q3.pdf").strip() == b"quarterly"
+
+
+def test_move_backed_out_of_the_picker_then_confirmed(storage: VirtualDevice) -> None:
+    dev = storage
+    select_counted(dev, "budget_2025.xlsx")
+    menu(dev, "Move to\u2026")
+    pick_internal(dev, "Documents", "Archive")
+    dev.wm.key(4)  # up to Documents
+    dev.wm.key(4)  # up to the storage root
+    dev.wm.key(4)  # closes the picker: nothing moved
+    assert row_shown(dev, "budget_2025.xlsx")
+    assert ls(dev, f"{SD}/Documents/Archive") == set()
+    select_counted(dev, "budget_2025.xlsx")
+    menu(dev, "Move to\u2026")
+    pick_internal(dev, "Documents", "Archive")
+    tap(dev, text="Move", resource_id="android:id/button1")
+    assert ls(dev, f"{SD}/Documents/Archive") == {"budget_2025.xlsx"}
+    assert not exists(dev, f"{DL}/budget_2025.xlsx")
+    assert not row_shown(dev, "budget_2025.xlsx")
+
+
+def test_copy_then_delete_source(storage: VirtualDevice) -> None:
+    dev = storage
+    select_counted(dev, "budget_2025.xlsx")
+    menu(dev, "Copy to\u2026")
+    pick_internal(dev, "Documents")
+    tap(dev, resource_id="android:id/button1")
+    select_counted(dev, "budget_2025.xlsx")
+    delete_selected(dev)
+    assert not exists(dev, f"{DL}/budget_2025.xlsx")
+    assert dev.fs.read_bytes(f"{SD}/Documents/budget_2025.xlsx").strip() == b"budget"
+
+
+def test_copy_then_delete_destination(storage: VirtualDevice) -> None:
+    dev = storage
+    select_counted(dev, "report_q3.pdf")
+    menu(dev, "Copy to\u2026")
+    pick_internal(dev, "Documents", "Archive")
+    tap(dev, resource_id="android:id/button1")
+    assert exists(dev, f"{SD}/Documents/Archive/report_q3.pdf")
+    tap(dev, content_desc="Show roots")
+    tap(dev, resource_id=TITLE, text=DEVICE_NAME)
+    tap(dev, resource_id=TITLE, text="Documents")
+    tap(dev, resource_id=TITLE, text="Archive")
+    assert find(dev, resource_id=rid("header_title")).text == "Files in Archive"
+    select_counted(dev, "report_q3.pdf")
+    delete_selected(dev)
+    assert ls(dev, f"{SD}/Documents/Archive") == set()
+    assert exists(dev, f"{DL}/report_q3.pdf")
+
+
+def test_move_then_delete_destination(storage: VirtualDevice) -> None:
+    dev = storage
+    select_counted(dev, "report_q3.pdf")
+    menu(dev, "Move to\u2026")
+    tap(dev, resource_id=TITLE, text="Reports")  # the picker starts in the current folder (Downloads)
+    tap(dev, resource_id="android:id/button1")
+    assert not exists(dev, f"{DL}/report_q3.pdf")
+    tap(dev, resource_id=TITLE, text="Reports")
+    select_counted(dev, "report_q3.pdf")
+    delete_selected(dev)
+    assert ls(dev, f"{DL}/Reports") == {"summary_final.docx"}
+    assert found(dev, SD, "report_q3.pdf") == []
+
+
+def test_multi_select_copy_and_delete(storage: VirtualDevice) -> None:
+    dev = storage
+    select_counted(dev, "report_q3.pdf", "budget_2025.xlsx", "Reports")
+    tap(dev, resource_id=TITLE, text="budget_2025.xlsx")  # deselect again
+    assert shown(dev, text="2 selected")
+    menu(dev, "Copy to\u2026")
+    pick_internal(dev, "Documents")
+    tap(dev, resource_id="android:id/button1")
+    assert ls(dev, f"{SD}/Documents") >= {"report_q3.pdf", "Reports"}
+    assert "budget_2025.xlsx" not in ls(dev, f"{SD}/Documents")
+    assert dev.fs.read_bytes(f"{SD}/Documents/Reports/summary_final.docx").strip() == b"summary"
+    select_counted(dev, "report_q3.pdf", "budget_2025.xlsx")
+    tap(dev, content_desc="Delete")
+    assert shown(dev, text="Delete 2 files?")
+    tap(dev, resource_id="android:id/button1")
+    assert ls(dev, DL) == {"Reports"}
+
+
+def test_search_downloads_results_no_matches_and_a_deleted_file(storage: VirtualDevice) -> None:
+    dev = storage
+    put(dev, "Documents/summary_elsewhere.txt", b"x\n")
+    tap(dev, content_desc="Search")
+    field = rid("search_src_text")
+    assert shown(dev, resource_id=field) and f'package="{IME}"' in dev.hierarchy_xml()
+    dev.wm.input_text("SUMMARY")  # `input text SUMMARY`
+    assert find(dev, resource_id=field).text == "SUMMARY"
+    assert row_shown(dev, "summary_final.docx")  # recursive, case-insensitive
+    assert not row_shown(dev, "summary_elsewhere.txt")  # Downloads only
+    assert find(dev, resource_id=rid("header_title")).text == "Files in Downloads"
+    dev.wm.set_text(field, "no_such_artifact")
+    xml = dev.hierarchy_xml()
+    assert "No matches in Downloads" in xml and f'package="{IME}"' in xml
+    assert not shown(dev, resource_id=TITLE)
+    dev.wm.set_text(field, "budget")
+    dev.wm.key(66)  # ENTER submits: results stay, the keyboard hides
+    assert row_shown(dev, "budget_2025.xlsx") and f'package="{IME}"' not in dev.hierarchy_xml()
+    dev.wm.key(4)  # leaves search
+    assert shown(dev, content_desc="Search") and row_shown(dev, "report_q3.pdf")
+    sh(dev, "rm /sdcard/Download/budget_2025.xlsx")  # a file deleted outside the app
+    tap(dev, content_desc="Search")
+    dev.wm.set_text(field, "budget")
+    assert shown(dev, text="No matches in Downloads")

@@ -534,3 +534,130 @@ def test_media_keys_control_playback(device: VirtualDevice) -> None:
     device.wm.key(87)  # KEYCODE_MEDIA_NEXT
     assert find(device, resource_id=T.rid("mini_player_title")).text.startswith("Cedar")
     assert find(device, resource_id=T.rid("mini_player_play_pause")).style.icon == "pause"
+
+
+# ------------------------------------------------------------------------------------------ ten-song library
+# Moved in-process from the over-adb module (tests/integration/test_app_music.py, which keeps one smoke test):
+# ten songs indexed and Retro Music open on Songs, the state the over-adb module saves as its base snapshot.
+TEN = TITLES[:10]
+
+
+@pytest.fixture
+def ten(device: VirtualDevice) -> VirtualDevice:
+    for i, title in enumerate(TEN):
+        device.fs.write_bytes(f"/sdcard/Music/{title.lower()}.mp3",
+                              make_mp3(title, f"Band {i % 3}", f"Record {i % 2}", 150 + i))
+    device.start_activity(PKG)
+    assert find(device, resource_id=T.rid("row_title"), text="Amber")
+    return device
+
+
+def open_playlist(dev: VirtualDevice, name: str) -> None:
+    tab(dev, "Playlists")
+    dev.wm.tap(*row_part(row_of(dev, name), "row_title").center)
+    assert find(dev, resource_id=T.rid("playlist_header_title"), text=name)
+
+
+def scroll_to_end(dev: VirtualDevice) -> None:
+    """UiScrollable.scrollToEnd on the scrollable view: a page at a time (its own scrolling, else a swipe up the
+    middle of the view) until the screen stops changing."""
+    for _ in range(20):
+        view = dev.wm.find_view(lambda v: v.scrollable)
+        assert view is not None
+        before = [(v.text, v.bounds) for v in views(dev)]
+        left, top, right, bottom = view.bounds
+        if view.on_scroll is not None:
+            view.on_scroll(int((bottom - top) * 0.8))
+        else:
+            x = (left + right) // 2
+            dev.wm.swipe(x, bottom - (bottom - top) // 10, x, top + (bottom - top) // 10, 275)
+        if [(v.text, v.bounds) for v in views(dev)] == before:
+            return
+    raise AssertionError("the list does not reach its end")
+
+
+@pytest.mark.parametrize("order", [("Cedar", "Amber", "Elm", "Birch", "Dune"),
+                                   ("Birch", "Dune", "Cedar", "Elm", "Amber")])
+def test_playing_queue_appends_in_two_orders(ten: VirtualDevice, order: tuple[str, ...]) -> None:
+    enqueue(ten, *order)
+    tap(ten, resource_id=T.rid("mini_player_title"))  # the Now playing anchor
+    assert player_view(ten, "player_title").text == order[0]
+    assert queue_titles(ten) == list(order)
+    tap(ten, content_desc=T.desc("now_playing_queue"))
+    assert find(ten, text=T.text("queue_title"))
+    assert texts(ten) == list(order)
+    assert absent(ten, resource_id=T.rid("mini_player"))  # the queue hides the sliding panel
+
+
+def test_ten_item_playlist_hidden_suffix(ten: VirtualDevice) -> None:
+    new_playlist(ten, "Ten")
+    tab(ten, "Songs")
+    for title in TEN[:8]:
+        add_to_playlist(ten, title, "Ten")
+    ten.snapshots.save("music_prefix8")  # `avd snapshot save`
+    suffixes = {}
+    for last_two in (("Isle", "Juniper"), ("Juniper", "Isle")):
+        ten.snapshots.load("music_prefix8")
+        for title in last_two:
+            add_to_playlist(ten, title, "Ten")
+        songs = playlist_titles(ten, "Ten")
+        assert songs[:8] == list(TEN[:8]) and len(songs) == 10
+        suffixes[last_two] = songs[8:]
+        open_playlist(ten, "Ten")
+        assert "Ten" not in texts(ten)  # the header's name is not a row
+        if ten.wm.find_view(lambda v: v.scrollable) is not None:
+            scroll_to_end(ten)  # `d(scrollable=True).scroll.toEnd()`
+        assert row_part(row_of(ten, last_two[1]), "row_title")
+    assert suffixes == {("Isle", "Juniper"): ["Isle", "Juniper"], ("Juniper", "Isle"): ["Juniper", "Isle"]}
+
+
+def test_remove_all_then_rebuild_in_another_order(ten: VirtualDevice) -> None:
+    new_playlist(ten, "Reset")
+    tab(ten, "Songs")
+    for title in ("Amber", "Birch", "Cedar", "Dune"):
+        add_to_playlist(ten, title, "Reset")
+    open_playlist(ten, "Reset")
+    for title in ("Cedar", "Amber", "Dune", "Birch"):
+        song_menu(ten, title, "playlist_song_remove")
+        tap(ten, resource_id=T.rid("dialog_positive"), text=T.text("remove_song_confirm"))
+    assert find(ten, resource_id=T.rid("empty"))
+    assert playlist_titles(ten, "Reset") == []
+    ten.wm.key(BACK)  # the detail saves the row it still shows (PlaylistDetailsFragment.onPause)
+    assert playlist_titles(ten, "Reset") == ["Birch"]
+    tab(ten, "Songs")
+    for title in ("Dune", "Birch", "Amber", "Cedar"):
+        add_to_playlist(ten, title, "Reset")
+    assert playlist_titles(ten, "Reset") == ["Dune", "Birch", "Amber", "Cedar"]
+
+
+def test_two_playlists_with_interleaved_additions(ten: VirtualDevice) -> None:
+    new_playlist(ten, "Target")
+    new_playlist(ten, "Distractor")
+    tab(ten, "Songs")
+    for title, name in (("Elm", "Target"), ("Elm", "Distractor"), ("Amber", "Distractor"), ("Birch", "Target"),
+                        ("Dune", "Distractor"), ("Cedar", "Target")):
+        add_to_playlist(ten, title, name)
+    assert playlist_titles(ten, "Target") == ["Elm", "Birch", "Cedar"]
+    assert playlist_titles(ten, "Distractor") == ["Elm", "Amber", "Dune"]
+    open_playlist(ten, "Target")
+    assert texts(ten) == ["Elm", "Birch", "Cedar"]
+
+
+def test_playlist_create_typed_and_delete_after_back_cancels(ten: VirtualDevice) -> None:
+    tab(ten, "Playlists")
+    assert find(ten, resource_id=T.rid("empty_text"), text=T.text("no_playlists"))
+    tap(ten, content_desc=T.desc("more_options"))
+    tap(ten, text=T.text("menu_new_playlist"))
+    tap(ten, resource_id=T.rid("new_playlist_name"))
+    ten.wm.input_text("Gym")  # typed through the soft keyboard's field
+    tap(ten, text=T.text("new_playlist_create"))
+    assert query(ten, PLAYLIST_DB, "SELECT playlist_name FROM PlaylistEntity") == [("Gym",)]
+    song_menu(ten, "Gym", "playlist_delete")
+    assert find(ten, resource_id=T.rid("dialog_message"), text="Delete the playlist Gym?")
+    ten.wm.key(BACK)  # BACK cancels the dialog
+    assert absent(ten, resource_id=T.rid("dialog_message"))
+    song_menu(ten, "Gym", "playlist_delete")
+    tap(ten, resource_id=T.rid("dialog_positive"), text=T.text("delete_playlist_confirm"))
+    assert find(ten, resource_id=T.rid("empty_text"), text=T.text("no_playlists"))
+    assert query(ten, PLAYLIST_DB, "SELECT COUNT(*) FROM PlaylistEntity") == [(0,)]
+    assert ten.current_focus()[1].endswith("activities.MainActivity")

@@ -422,7 +422,7 @@ def test_home_pauses_the_document_and_its_text_is_written(device: VirtualDevice)
     assert read(device, "n.md") == "typed, then a screen on top"
 
 
-# ---------------------------------------------------------------------------------------------- the Clipboard templates' paths
+# ---------------------------------------------------------------------------------------------- clipboard paths
 # Moved in-process from the over-adb module (tests/integration/test_app_notes.py, which keeps one smoke test):
 # a notebook holding a source page and an empty note, Markor started on it, and the clipboard's text checked
 # after each step.
