@@ -65,6 +65,7 @@ def _session_template(server: AdbServer, tmp_path_factory: pytest.TempPathFactor
     """The session's virtual-device template, built by the first worker that needs it (a file lock makes
     the others wait and reuse it)."""
     from emukit.device.virtual import read_template
+    from emukit.errors import ConfigError
     from emukit.snapshots import build_template
 
     root = _shared_root(tmp_path_factory)
@@ -73,7 +74,7 @@ def _session_template(server: AdbServer, tmp_path_factory: pytest.TempPathFactor
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             read_template(folder)
-        except Exception:
+        except ConfigError:  # not built yet (or left half-written by a killed session)
             build_template(folder, server)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
@@ -224,6 +225,14 @@ def built_store(device_pool, adb_server: AdbServer, tmp_path_factory: pytest.Tem
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return BuiltStore(data)
+
+
+@pytest.fixture(scope="session")
+def pair_builder(adb_server: AdbServer):
+    """``emukit.builder.run.build_pairs`` for a test that builds pairs itself (the ``e2e`` lane)."""
+    from emukit.builder.run import build_pairs
+
+    return build_pairs
 
 
 @pytest.fixture(scope="session")

@@ -76,7 +76,7 @@ class SessionDevices:
         root = proc.state_dir / "snapshots"
         baseline = self._baseline.get(proc.serial, {})
         now = self._inodes(proc)
-        for name, inode in now.items():
+        for name in now:
             if name not in self._names:
                 shutil.rmtree(root / name)
         for name in self._names:

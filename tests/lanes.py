@@ -15,7 +15,7 @@ markers work as usual (``pytest -m "device and not slow"``).
 A lane is only as good as its markers, so they are checked while the tests run: a test without ``device``
 that starts an adb server or a virtual device process, and a test without ``chromium`` that starts
 Chromium, and a test without ``e2e`` that runs ``python -m emukit`` as a subprocess (other than a virtual
-device), fails naming the fixture it should use. ``slow`` is
+device) or builds pairs (``emukit.builder.run.PreparedBuild.run``, what ``build_pairs`` and ``emukit build-pairs`` run), fails naming the fixture it should use. ``slow`` is
 read from ``tests/durations.json``; ``python -m pytest --record-durations`` (any lane) writes the setup +
 call time of every test it runs into that file, keeping the entries of the tests it did not run.
 """
@@ -107,8 +107,10 @@ class _Guard:
         if cls.installed:
             return
         cls.installed = True
+        from emukit.builder.run import PreparedBuild
         from emukit.device.adbserver import AdbServer
         from emukit.device.virtual import VirtualDeviceProcess
+        from emukit.evaluate.render import Renderer
 
         def guarded(method, marker: str, what: str):
             def wrapper(self, *args, **kwargs):
@@ -118,12 +120,11 @@ class _Guard:
             wrapper.__doc__ = method.__doc__
             return wrapper
 
-        from emukit.evaluate.render import Renderer
-
         AdbServer.start = guarded(AdbServer.start, "device", "starts an adb server")  # type: ignore[method-assign]
         VirtualDeviceProcess.start = guarded(VirtualDeviceProcess.start,  # type: ignore[method-assign]
                                              "device", "starts a virtual device process")
         Renderer.start = guarded(Renderer.start, "chromium", "starts Chromium")  # type: ignore[method-assign]
+        PreparedBuild.run = guarded(PreparedBuild.run, "e2e", "builds pairs")  # type: ignore[method-assign]
         popen_init = subprocess.Popen.__init__
 
         def popen(self, args, *rest, **kwargs):

@@ -122,12 +122,13 @@ def test_cli_builds_into_a_postgresql_store(emukit_cli, vdevice, adb_server, tmp
 
 
 @pytest.mark.parametrize(("fault", "rejected"), [("crash", True), ("offline 12", True), ("drop", False)])
-def test_fault_mid_branch_is_rejected_then_retried(vdevice, adb_server, tmp_path, monkeypatch, fault, rejected):
+def test_fault_mid_branch_is_rejected_then_retried(pair_builder, vdevice, adb_server, tmp_path, monkeypatch, fault,
+                                                  rejected):
     """crash: the next action fails, the attempt is rejected and the slot retried; offline: the device stops
     answering, the attempt is rejected and retried once it is back; drop: the adb server reconnects at once
     and the driver restarts the uiautomator2 server, so the branch goes on and the pair is complete."""
     from emukit.builder import pair as pair_mod
-    from emukit.builder.run import BuildOptions, build_pairs
+    from emukit.builder.run import BuildOptions
     from emukit.device.console import ConsoleClient
     from emukit.templates import load_templates
 
@@ -145,7 +146,7 @@ def test_fault_mid_branch_is_rejected_then_retried(vdevice, adb_server, tmp_path
     data = tmp_path / "data"
     options = BuildOptions(templates=load_templates(names=["copy_direct"]), count_per_family=1, seed=3,
                            data_dir=data, serials=[vdevice.serial], adb_port=adb_server.port)
-    runner = build_pairs(options)
+    runner = pair_builder(options)
     assert fired == [fault]
     with Store(data_dir=data) as store:
         assert store.count_pairs() == 1  # the attempt after the fault succeeded
@@ -162,14 +163,15 @@ def test_fault_mid_branch_is_rejected_then_retried(vdevice, adb_server, tmp_path
     assert runner.total_done == 1
 
 
-def test_host_part_rejections_and_store_failures_go_back_to_the_queue(vdevice, adb_server, tmp_path, monkeypatch):
+def test_host_part_rejections_and_store_failures_go_back_to_the_queue(pair_builder, vdevice, adb_server, tmp_path,
+                                                                     monkeypatch):
     """The finisher thread checks and stores attempts while the device runs the next one. A pair that fails
     the criteria there is stored as a rejection and its slot retried; a store failure is reported and the
     slot retried; the build still ends with the exact count. The failures are injected by wrapping
     ``assemble_pair`` and ``Store.add_pair`` once each (test hooks); everything else is real."""
     from emukit.builder import run as run_mod
     from emukit.builder.pair import Rejected
-    from emukit.builder.run import BuildOptions, build_pairs
+    from emukit.builder.run import BuildOptions
     from emukit.templates import load_templates
 
     real_assemble, real_add = run_mod.assemble_pair, Store.add_pair
@@ -192,7 +194,7 @@ def test_host_part_rejections_and_store_failures_go_back_to_the_queue(vdevice, a
     data = tmp_path / "data"
     options = BuildOptions(templates=load_templates(names=["copy_direct"]), count_per_family=2, seed=5,
                            data_dir=data, serials=[vdevice.serial], adb_port=adb_server.port)
-    runner = build_pairs(options)
+    runner = pair_builder(options)
     assert injected == ["criteria", "store"]
     assert runner.total_done == 2
     assert any("OSError: injected: disk full" in e for e in runner.errors)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from emukit.builder.run import BuildOptions, build_pairs
+from emukit.builder.run import BuildOptions
 from emukit.device.adbserver import AdbServer, free_port
 from emukit.device.boot import announce_emulator
 from emukit.device.ownership import SerialClaim
@@ -64,7 +64,8 @@ def stalling_device(vdevice_factory):
 
 @pytest.mark.parametrize("fault", [("delay", "600000"), ("offline", "600")], ids=["replies-never-come",
                                                                                  "offline-forever"])
-def test_a_device_that_stops_answering_is_given_up_in_bounded_time(stalling_device, adb_server, tmp_path, fault):
+def test_a_device_that_stops_answering_is_given_up_in_bounded_time(pair_builder, stalling_device, adb_server, tmp_path,
+                                                                   fault):
     data = tmp_path / "data"
     options = BuildOptions(templates=load_templates(names=TEMPLATE), count_per_family=6, data_dir=data,
                            serials=[stalling_device.serial], adb_port=adb_server.port, attempt_timeout_s=5)
@@ -84,7 +85,7 @@ def test_a_device_that_stops_answering_is_given_up_in_bounded_time(stalling_devi
     thread = threading.Thread(target=inject, daemon=True)
     thread.start()
     t0 = time.monotonic()
-    runner = build_pairs(options)
+    runner = pair_builder(options)
     wall = time.monotonic() - t0
     thread.join(5)
     assert injected.is_set()
@@ -127,7 +128,7 @@ def test_a_deadline_bounds_every_request_and_names_the_step(stalling_device, adb
         driver.close()
 
 
-def test_two_adb_servers_attached_to_one_device_do_not_stall_a_build(vdevice, adb_server, tmp_path):
+def test_two_adb_servers_attached_to_one_device_do_not_stall_a_build(pair_builder, vdevice, adb_server, tmp_path):
     other = AdbServer(free_port(), home=tmp_path / "other-home")
     other.start()
     try:
@@ -140,7 +141,7 @@ def test_two_adb_servers_attached_to_one_device_do_not_stall_a_build(vdevice, ad
                                data_dir=tmp_path / "data", serials=[vdevice.serial], adb_port=adb_server.port,
                                attempt_timeout_s=30)
         t0 = time.monotonic()
-        runner = build_pairs(options)
+        runner = pair_builder(options)
         assert time.monotonic() - t0 < 120
         assert runner.total_done == 2 and not runner.errors, runner.errors
     finally:

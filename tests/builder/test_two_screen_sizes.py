@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from emukit.builder import run as run_mod
-from emukit.builder.run import BuildOptions, build_pairs
+from emukit.builder.run import BuildOptions
 from emukit.builder.steps import on_screen, screen_fraction
 from emukit.builder.stress import validate_table
 from emukit.builder.stress_model import FamilyTable, Move
@@ -35,7 +35,7 @@ TEMPLATE_COUNT = 25  # seed 002 Table 6
 
 
 @pytest.fixture(scope="module")
-def small_build(adb_server, tmp_path_factory):
+def small_build(pair_builder, adb_server, tmp_path_factory):
     """One pair of every template, built family by family on two fresh 720x1280@320 embedded devices."""
     data = tmp_path_factory.mktemp("small-build") / "data"
     templates = load_templates()
@@ -45,7 +45,7 @@ def small_build(adb_server, tmp_path_factory):
         mp.setattr(run_mod.TemplateProgress, "slot_limit", property(lambda self: self.wanted))
         for family in FAMILIES:
             group = [t for t in templates if t.family == family]
-            runner = build_pairs(BuildOptions(templates=group, count_per_family=len(group), seed=0, data_dir=data,
+            runner = pair_builder(BuildOptions(templates=group, count_per_family=len(group), seed=0, data_dir=data,
                                               devices=2, max_attempts=2, adb_port=adb_server.port,
                                               vdevice_screen=SMALL))
             errors += [f"{family}: {e}" for e in runner.errors]

@@ -274,7 +274,7 @@ def test_a_hostile_pickle_runs_nothing(tmp_path):
                                                    [{"action_type": "click", "index": 4}] * 2,
                                                    "before_ui_elements": [[], []]}}])),
      "step 0: index 4 names no element"),
-])
+], ids=["not-gzip", "not-a-pickle", "not-a-list", "no-episode-data", "no-screenshot", "unknown-index"])
 def test_a_broken_androidworld_file_gives_a_clear_error(tmp_path, content, message):
     (tmp_path / "Task_0.pkl.gz").write_bytes(content)
     with pytest.raises(TrajectoryError, match=message) as info:
