@@ -301,6 +301,7 @@ def test_openai_agent_against_a_local_endpoint():
 
 # -- the command line -------------------------------------------------------------------------------------
 
+@pytest.mark.usefixtures("chromium")  # emukit evaluate renders with a Chromium of its own
 def test_cli_task_mode(initial, out_dir, capsys):
     code = main(["evaluate", "--tasks", TASK_ID, "--model", "ref:copy-current", "--track", "both",
                  "--max-steps", "3", "--out", str(out_dir), "--device", "no-such-serial", "--quiet"])
