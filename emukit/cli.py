@@ -90,9 +90,9 @@ def _cmd_vdevice_template(args: argparse.Namespace) -> int:
         return 1
     finally:
         server.release()
-    console.print(f"template with {len(manifest['snapshots'])} snapshots ({', '.join(manifest['snapshots'])}) "
-                  f"written to {args.out}; new virtual devices start from it when {VDEVICE_TEMPLATE_ENV}="
-                  f"{args.out} is set")
+    Console(soft_wrap=True, highlight=False).print(
+        f"template with {len(manifest['snapshots'])} snapshots ({', '.join(manifest['snapshots'])}) written to "
+        f"{args.out}; new virtual devices start from it when {VDEVICE_TEMPLATE_ENV}={args.out} is set")
     return 0
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.lanes"]
+pytest_plugins = ["tests.lanes", "pytester"]
 
 #: this process's pytest-xdist worker number (gw0 -> 0; 0 without xdist)
 WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)

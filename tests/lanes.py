@@ -23,13 +23,15 @@ call time of every test it runs into that file, keeping the entries of the tests
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 SLOW_S = 20.0
-DURATIONS = Path(__file__).with_name("durations.json")
+#: the recorded durations (``EMUKIT_TEST_DURATIONS`` names another file, for the lanes' own tests)
+DURATIONS = Path(os.environ.get("EMUKIT_TEST_DURATIONS") or Path(__file__).with_name("durations.json"))
 
 LANE_FIXTURES: dict[str, frozenset[str]] = {
     "device": frozenset({"adb_server"}),
