@@ -14,7 +14,13 @@ from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
 from emukit.device.virtual import read_template, seed_from_template
 from emukit.errors import ConfigError
-from emukit.snapshots import CLEAN_SNAPSHOT, CONTENT_KEYS, content_fingerprint, ensure_snapshot, list_specs
+from emukit.snapshots import (
+    CLEAN_SNAPSHOT,
+    CONTENT_KEYS,
+    content_fingerprint,
+    ensure_snapshot,
+    list_specs,
+)
 
 
 def test_a_device_from_the_cli_template_holds_every_snapshot_and_records_the_built_fingerprint(
