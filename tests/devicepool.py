@@ -47,13 +47,19 @@ class SessionDevices:
         self._baseline: dict[str, dict[str, int]] = {}  # serial -> snapshot name -> inode of its folder
         self.started = 0
         self.resets = 0
+        self.dropped = 0
 
     def lease(self) -> VirtualDeviceProcess:
         """An idle device reset to its clean snapshot, else a new one (started from the template)."""
         while self._idle:
             proc = self._idle.pop()
             if proc.proc is not None and proc.proc.poll() is None:
-                self.reset(proc)
+                try:
+                    self.reset(proc)
+                except (DeviceError, OSError):  # a test left it unusable (a fault, a dropped transport): a new one instead
+                    self.dropped += 1
+                    proc.stop()
+                    continue
                 return proc
             proc.stop()  # it died while idle: drop it
         proc = self._start()
