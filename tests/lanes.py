@@ -6,7 +6,7 @@
 | ``chromium`` | ``chromium`` | renders in headless Chromium (Debian's ``chromium``) |
 | ``postgres`` | ``pg_server`` (``pg_url`` depends on it) | a real PostgreSQL server |
 | ``e2e`` | ``emukit_cli``, ``pair_builder`` or ``built_store`` | runs the ``emukit`` CLI as a subprocess or builds pairs |
-| ``slow`` | (measured) | took over :data:`SLOW_S` seconds in the last recorded run (``tests/durations.json``) |
+| ``slow`` | (measured) | it, or a test of its module, took over :data:`SLOW_S` seconds in the last recorded run (``tests/durations.json``) |
 
 ``pytest --lane fast`` runs what is left without ``device``, ``e2e``, ``postgres`` and ``slow`` (the lane to
 run while working); ``--lane all`` (the default) runs everything, as CI does. ``-m`` expressions over the
@@ -44,7 +44,7 @@ LANE_DOC = {
     "chromium": "renders in headless Chromium (the chromium fixture)",
     "postgres": "uses a real PostgreSQL server (the pg_server fixture)",
     "e2e": "runs the emukit CLI as a subprocess or builds pairs (emukit_cli, pair_builder, built_store)",
-    "slow": f"took over {SLOW_S:.0f} s in the last recorded run (tests/durations.json)",
+    "slow": f"it or a test of its module took over {SLOW_S:.0f} s in the last recorded run (tests/durations.json)",
 }
 LANES = {
     "fast": "not device and not e2e and not postgres and not slow",
@@ -87,12 +87,15 @@ def _recorded() -> dict[str, float]:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     durations = _recorded()
+    # a module's tests share its fixtures: one test over the limit (a module-scoped setup is charged to the
+    # first test that needs it) makes the whole module slow, or deselecting that test would only move the cost
+    slow_modules = {nodeid.split("::")[0] for nodeid, seconds in durations.items() if seconds > SLOW_S}
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for marker, fixtures in LANE_FIXTURES.items():
             if used & fixtures:
                 item.add_marker(marker)
-        if durations.get(item.nodeid, 0.0) > SLOW_S:
+        if item.nodeid.split("::")[0] in slow_modules:
             item.add_marker("slow")
 
 

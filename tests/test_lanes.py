@@ -65,10 +65,6 @@ def test_cli(emukit_cli):
     pass
 
 
-def test_recorded_slow():
-    pass
-
-
 def test_starts_an_adb_server_unmarked():
     from emukit.device.adbserver import AdbServer, free_port
 
@@ -93,9 +89,9 @@ def test_runs_emukit_marked(emukit_cli):
 @pytest.fixture
 def inner(pytester: pytest.Pytester, tmp_path: Path, monkeypatch) -> pytest.Pytester:
     pytester.makeconftest(CONFTEST)
-    pytester.makepyfile(test_inner=TESTS)
+    pytester.makepyfile(test_inner=TESTS, test_heavy="def test_recorded_slow():\n    pass\n\n\ndef test_beside_it():\n    pass\n")
     durations = tmp_path / "durations.json"
-    durations.write_text(json.dumps({"test_inner.py::test_recorded_slow": 25.0, "test_inner.py::test_plain": 0.1}))
+    durations.write_text(json.dumps({"test_heavy.py::test_recorded_slow": 25.0, "test_inner.py::test_plain": 0.1}))
     monkeypatch.setenv("EMUKIT_TEST_DURATIONS", str(durations))
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     return pytester
@@ -103,7 +99,7 @@ def inner(pytester: pytest.Pytester, tmp_path: Path, monkeypatch) -> pytest.Pyte
 
 def _selected(inner: pytest.Pytester, *args: str) -> set[str]:
     result = inner.runpytest_subprocess("--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0", *args)
-    return {line.split("::")[1] for line in result.outlines if line.startswith("test_inner.py::")}
+    return {line.split("::")[1] for line in result.outlines if line.startswith(("test_inner.py::", "test_heavy.py::"))}
 
 
 def test_markers_come_from_fixtures_and_recorded_durations(inner):
@@ -111,10 +107,11 @@ def test_markers_come_from_fixtures_and_recorded_durations(inner):
     assert _selected(inner, "-m", "e2e") == {"test_cli", "test_runs_emukit_marked"}
     assert _selected(inner, "-m", "postgres") == {"test_postgres"}
     assert _selected(inner, "-m", "chromium") == {"test_chromium"}
-    assert _selected(inner, "-m", "slow") == {"test_recorded_slow"}
+    assert _selected(inner, "-m", "slow") == {"test_recorded_slow", "test_beside_it"}  # its module is slow
     fast = _selected(inner, "--lane", "fast")
     assert "test_plain" in fast and "test_chromium" in fast
-    assert not fast & {"test_device", "test_cli", "test_postgres", "test_recorded_slow", "test_runs_emukit_marked"}
+    assert not fast & {"test_device", "test_cli", "test_postgres", "test_recorded_slow", "test_beside_it",
+                       "test_runs_emukit_marked"}
 
 
 def test_the_guard_fails_what_the_markers_do_not_cover(inner):
@@ -132,5 +129,5 @@ def test_record_durations_merges_into_the_file(inner, tmp_path):
                                         "test_plain or test_device")
     result.assert_outcomes(passed=2)
     recorded = json.loads((tmp_path / "durations.json").read_text())
-    assert recorded["test_inner.py::test_recorded_slow"] == 25.0  # kept: not run this time
+    assert recorded["test_heavy.py::test_recorded_slow"] == 25.0  # kept: not run this time
     assert recorded["test_inner.py::test_plain"] < 5 and "test_inner.py::test_device" in recorded
