@@ -15,7 +15,10 @@ import contextlib
 import datetime as dt
 import hashlib
 import json
+import os
 import shlex
+import shutil
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -295,9 +298,14 @@ def verify_snapshot(driver: Driver, name: str, data_dir: Path, *,
     if not path.exists():
         raise ConfigError(f"{path}: no recorded fingerprint; build the snapshot with `emukit snapshots build {name}`")
     expected = json.loads(path.read_text())
-    load_base(driver, name, console=console)
-    actual = {**fingerprint(driver), "spec": spec_digest(load_spec(name))}
+    actual = measure_base(driver, name, console=console)
     return not fingerprint_differences(expected, actual), expected, actual
+
+
+def measure_base(driver: Driver, name: str, *, console: ConsoleClient | None = None) -> dict[str, Any]:
+    """Load base ``name`` and read its fingerprint (with its spec's digest), as its build records it."""
+    load_base(driver, name, console=console)
+    return {**fingerprint(driver), "spec": spec_digest(load_spec(name))}
 
 
 def load_base(driver: Driver, snapshot: str, timeout: float = 60.0, *, spec: str | None = None,
@@ -354,9 +362,7 @@ def ensure_snapshot(driver: Driver, name: str, data_dir: Path, *, console: Conso
             save_fingerprint(data_dir, driver.serial, name, build_snapshot(driver, load_spec(name),
                                                                             console=console))
         elif not fingerprint_path(data_dir, driver.serial, name).exists():
-            load_base(driver, name, console=console)
-            save_fingerprint(data_dir, driver.serial, name,
-                             {**fingerprint(driver), "spec": spec_digest(load_spec(name))})
+            save_fingerprint(data_dir, driver.serial, name, measure_base(driver, name, console=console))
 
 
 def build_template(out: Path, server: Any, *, names: list[str] | None = None,
@@ -367,10 +373,6 @@ def build_template(out: Path, server: Any, *, names: list[str] | None = None,
     snapshot in ``names`` (default: every spec on the search path) built from it; its snapshots are then
     copied to ``out/snapshots`` beside ``template.json``, which names the mode, the display and the spec
     digest of each base. Returns the manifest. ``out`` is replaced only once the new template is complete."""
-    import os
-    import shutil
-    import tempfile
-
     from emukit import __version__
     from emukit.device.virtual import (
         TEMPLATE_FORMAT,
@@ -404,9 +406,8 @@ def build_template(out: Path, server: Any, *, names: list[str] | None = None,
                     "snapshots": {CLEAN_SNAPSHOT: None, **{s.name: spec_digest(s) for s in specs}},
                     "emukit": __version__}
         (work / "template" / TEMPLATE_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
-        old = work / "old"
         if out.exists():
-            os.replace(out, old)
+            os.replace(out, work / "old")  # removed with the work folder
         os.replace(work / "template", out)
         return manifest
     finally:

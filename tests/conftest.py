@@ -23,7 +23,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -67,31 +67,42 @@ def _shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def _session_template(server: AdbServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The session's virtual-device template, built by the first worker that needs it (a file lock makes
-    the others wait and reuse it)."""
-    from emukit.device.virtual import read_template
-    from emukit.errors import ConfigError
-    from emukit.snapshots import build_template
-
+def _once_per_session(tmp_path_factory: pytest.TempPathFactory, name: str, built: Callable[[Path], bool],
+                      build: Callable[[Path], object]) -> Path:
+    """``root/name`` in the folder all workers share, built by the first worker that needs it (``build``,
+    unless ``built`` says it is there); a file lock makes the others wait, then they reuse it."""
     root = _shared_root(tmp_path_factory)
-    folder = root / "vdevice-template"
-    with open(root / "vdevice-template.lock", "w") as lock:
+    folder = root / name
+    with open(root / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            read_template(folder)
-        except ConfigError:  # not built yet (or left half-written by a killed session)
-            build_template(folder, server)
+            if not built(folder):  # not built yet, or left half-written by a killed session
+                shutil.rmtree(folder, ignore_errors=True)
+                build(folder)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return folder
+
+
+def _template_built(folder: Path) -> bool:
+    from emukit.device.virtual import read_template
+    from emukit.errors import ConfigError
+
+    try:
+        read_template(folder)
+    except ConfigError:
+        return False
+    return True
 
 
 @pytest.fixture(scope="session")
 def adb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbServer]:
     server = AdbServer(_ADB_PORT, home=_SESSION_HOME)
     server.start()
-    template = _session_template(server, tmp_path_factory)
+    from emukit.snapshots import build_template
+
+    template = _once_per_session(tmp_path_factory, "vdevice-template", _template_built,
+                                 lambda folder: build_template(folder, server))
     os.environ["EMUKIT_VDEVICE_TEMPLATE"] = str(template)
     server.env["EMUKIT_VDEVICE_TEMPLATE"] = str(template)
     yield server
@@ -220,17 +231,9 @@ def built_store(device_pool, adb_server: AdbServer, tmp_path_factory: pytest.Tem
     """The session's built store (:class:`BuiltStore`), built on two pooled devices by the first worker that
     needs it and shared with the others (a file lock makes them wait); a test that uses it is in the ``e2e``
     lane."""
-    root = _shared_root(tmp_path_factory)
-    data = root / "session-store"
-    with open(root / "session-store.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            if not (data / "export" / "pairs.jsonl").exists():
-                shutil.rmtree(data, ignore_errors=True)
-                _build_store(data, device_pool, adb_server)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    return BuiltStore(data)
+    return BuiltStore(_once_per_session(tmp_path_factory, "session-store",
+                                        lambda data: (data / "export" / "pairs.jsonl").exists(),
+                                        lambda data: _build_store(data, device_pool, adb_server)))
 
 
 @pytest.fixture(scope="session")

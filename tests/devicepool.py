@@ -19,20 +19,15 @@ another display start their own through ``vdevice_factory`` and say why in their
 
 from __future__ import annotations
 
-import contextlib
-import os
 import shutil
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-import adbutils
-
 from emukit.device.adbserver import AdbServer
-from emukit.device.console import ConsoleClient
-from emukit.device.virtual import VirtualDeviceProcess, read_template
+from emukit.device.driver import Driver
+from emukit.device.virtual import VirtualDeviceProcess, install_snapshot, read_template
 from emukit.errors import DeviceError
-from emukit.snapshots import CLEAN_SNAPSHOT
+from emukit.snapshots import load_clean
 
 
 class SessionDevices:
@@ -87,25 +82,14 @@ class SessionDevices:
                 shutil.rmtree(root / name)
         for name in self._names:
             if now.get(name) != baseline.get(name):
-                target = root / name
-                with contextlib.suppress(FileNotFoundError):
-                    shutil.rmtree(target)
-                partial = root / f".{name}.seeding"
-                shutil.rmtree(partial, ignore_errors=True)
-                shutil.copytree(self.template / "snapshots" / name, partial, symlinks=True)
-                os.replace(partial, target)
+                install_snapshot(self.template / "snapshots" / name, root)
         self._baseline[proc.serial] = self._inodes(proc)
-        with ConsoleClient.for_serial(proc.serial) as console:
-            console.snapshot_load(CLEAN_SNAPSHOT)
-        deadline = time.monotonic() + timeout
-        while True:
-            with contextlib.suppress(adbutils.AdbError, DeviceError, OSError):
-                if adbutils.AdbClient(port=self.server.port).device(proc.serial).shell(
-                        "logcat -c; echo ok", timeout=5).strip().endswith("ok"):
-                    break
-            if time.monotonic() > deadline:
-                raise DeviceError(f"{proc.serial}: not answering {timeout:.0f} s after the pool's reset")
-            time.sleep(0.05)
+        driver = Driver(proc.serial, self.server.port)
+        try:
+            load_clean(driver, timeout)  # through the console, then until adb answers again
+            driver.shell("logcat -c", check=True)
+        finally:
+            driver.close()
         self.resets += 1
 
     def close(self) -> None:

@@ -35,10 +35,11 @@ from emukit.device.adbserver import AdbServer
 from emukit.device.ownership import DeviceClaim
 from emukit.errors import ConfigError, DeviceError
 from emukit.screens import DEFAULT_SCREEN
+from emukit.settings import DEFAULT_VDEVICE_PORT
 
 SCANNED_PORTS = range(5555, 5586)  # adb servers look for emulators on these adb ports at start
 FIRST_TEST_PORT = 20001  # tests' devices, outside the scanned range
-FIRST_PRIVATE_PORT = 30001  # embedded devices of emukit commands (emukit.settings.DEFAULT_VDEVICE_PORT)
+FIRST_PRIVATE_PORT = DEFAULT_VDEVICE_PORT  # embedded devices of emukit commands (EMUKIT_VDEVICE_PORTS moves it)
 
 
 GRPC_OFFSET = 3000  # `emukit vdevice serve` puts its gRPC controller on adb port + 3000 by default
@@ -116,12 +117,19 @@ def seed_from_template(template: Path, state_dir: Path, *, mode: str, screen: Sc
             continue
         if not (source / "meta.json").exists():
             raise ConfigError(f"{source}: listed in {Path(template) / TEMPLATE_MANIFEST} but missing")
-        partial = target / f".{name}.seeding"
-        shutil.rmtree(partial, ignore_errors=True)
-        shutil.copytree(source, partial, symlinks=True)
-        os.replace(partial, target / name)
+        install_snapshot(source, target)
         copied.append(name)
     return copied
+
+
+def install_snapshot(source: Path, snapshots_dir: Path) -> None:
+    """Copy snapshot folder ``source`` into a device's ``snapshots_dir`` under its own name, replacing one of
+    that name; the copy is renamed into place only once complete."""
+    partial = snapshots_dir / f".{source.name}.seeding"
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.copytree(source, partial, symlinks=True)
+    shutil.rmtree(snapshots_dir / source.name, ignore_errors=True)
+    os.replace(partial, snapshots_dir / source.name)
 
 
 class VirtualDeviceProcess:
