@@ -25,14 +25,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError
-from emukit.media import make_mp3
 
-MARKOR_NOTEBOOK = "/storage/emulated/0/Documents/Markor"
 #: the device's state right after set-up, saved once per device; every base snapshot is built from it
 CLEAN_SNAPSHOT = "emukit_clean"
 
@@ -44,20 +42,6 @@ class FileSpec(BaseModel):
     size: int | None = None  # filled with deterministic bytes
 
 
-class SongSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    title: str
-    artist: str = "Unknown artist"
-    album: str = ""
-    file: str | None = None
-
-
-class NoteSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    text: str = ""
-
-
 class SettingSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     namespace: str = Field(pattern="^(global|system|secure)$")
@@ -65,8 +49,26 @@ class SettingSpec(BaseModel):
     value: str
 
 
+def seed_sections() -> dict[str, Any]:
+    """Every app's base snapshot section by its key (``songs``, ``notes``, ...): the ``seed`` of each registered
+    app profile (:class:`emukit.apps.base.SeedSection`)."""
+    from emukit.apps.registry import all_profiles
+
+    sections: dict[str, Any] = {}
+    for cls in all_profiles():
+        if cls.seed is not None:
+            other = sections.get(cls.seed.key)
+            if other is not None and other is not cls.seed:
+                raise ConfigError(f"seed section {cls.seed.key!r} is declared by two apps: "
+                                  f"{other.__qualname__} and {cls.seed.__qualname__}")
+            sections[cls.seed.key] = cls.seed
+    return sections
+
+
 class SnapshotSpec(BaseModel):
-    """What a base snapshot contains and which screen it is saved on."""
+    """What a base snapshot contains and which screen it is saved on. Besides the fields below, a spec lists
+    app data under each app's own key (``songs:``, ``notes:``, ``events:``: :func:`seed_sections`); they are
+    kept in :attr:`seeds`, in the order the spec gives them, as the apps' item models."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -75,13 +77,48 @@ class SnapshotSpec(BaseModel):
     time_anchor: dt.datetime
     folders: list[str] = Field(default_factory=list)
     files: list[FileSpec] = Field(default_factory=list)
-    songs: list[SongSpec] = Field(default_factory=list)
-    notes: list[NoteSpec] = Field(default_factory=list)
+    seeds: dict[str, list[Any]] = Field(default_factory=dict)  # app section key -> its items
     settings: list[SettingSpec] = Field(default_factory=list)
     clear_apps: list[str] = Field(default_factory=list)
     warm_apps: list[str] = Field(default_factory=list)  # profiles launched once (e.g. to index media)
     start: str | None = None  # profile left in the foreground; None: the home screen
     source_path: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _app_sections(cls, data: Any) -> Any:
+        """Move each app section (``songs: [...]``) into ``seeds``, its items validated by the app's model;
+        a key that is neither a field nor a registered section is named with the sections there are."""
+        if not isinstance(data, dict):
+            return data
+        sections = seed_sections()
+        data = dict(data)
+        seeds = dict(data.pop("seeds", None) or {})
+        for key in list(data):
+            if key in cls.model_fields:
+                continue
+            if key not in sections:
+                raise ValueError(f"unknown key {key!r}: neither a spec field nor an app's seed section (sections: "
+                                 f"{', '.join(sorted(sections)) or 'none'})")
+            items = data.pop(key) or []
+            if not isinstance(items, list):
+                raise ValueError(f"{key}: a list of {sections[key].item.__name__} items, not {type(items).__name__}")
+            model = sections[key].item
+            parsed = []
+            for i, item in enumerate(items):
+                try:
+                    parsed.append(item if isinstance(item, model) else model.model_validate(item))
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    where = ".".join(map(str, (key, i, *first["loc"])))
+                    raise ValueError(f"{where}: {first['msg']}") from None
+            seeds[key] = parsed
+        data["seeds"] = seeds
+        return data
+
+    def items(self, key: str) -> list[Any]:
+        """The items of the app section ``key`` (empty when the spec has none)."""
+        return list(self.seeds.get(key, []))
 
 
 def snapshots_dir() -> Path:
@@ -204,13 +241,10 @@ def build_snapshot(driver: Driver, spec: SnapshotSpec, *, console: ConsoleClient
     for f in spec.files:
         data = f.text.encode() if f.text is not None else _fill(f.size or 0, f.path)
         sync.push(data, f.path)
-    for song in spec.songs:
-        path = song.file or f"/storage/emulated/0/Music/{song.title.lower().replace(' ', '_')}.mp3"
-        sync.push(make_mp3(song.title, song.artist, song.album), path)
-    if spec.notes:
-        driver.shell(f"mkdir -p {MARKOR_NOTEBOOK}", check=True)
-    for note in spec.notes:
-        sync.push(note.text.encode(), f"{MARKOR_NOTEBOOK}/{note.name}")
+    sections = seed_sections()
+    for key, items in spec.seeds.items():
+        if items:
+            sections[key].apply(driver, items)
     for s in spec.settings:
         driver.shell(f"settings put {s.namespace} {shlex.quote(s.key)} {shlex.quote(s.value)}", check=True)
     # files pushed over adb carry host mtimes: stamp everything at the anchor so listings are deterministic

@@ -127,11 +127,11 @@ def vdevice_factory(adb_server: AdbServer, tmp_path_factory: pytest.TempPathFact
 
     def start(*, wipe: bool = True, state_dir: Path | None = None, adb_port: int | None = None,
               clock: str = "logical", mode: str = "deterministic", template: Path | bool | None = None,
-              ) -> VirtualDeviceProcess:
+              env: dict[str, str] | None = None) -> VirtualDeviceProcess:
         for attempt in range(5):
             port = adb_port or free_adb_ports(1, start=TEST_PORT_BASE + 2 * (len(started) * 7 + attempt * 3))[0]
             proc = VirtualDeviceProcess(port, state_dir or root / f"dev{port}", adb_server, wipe=wipe,
-                                        clock=clock, mode=mode, template=template)
+                                        clock=clock, mode=mode, template=template, env=env)
             try:
                 proc.start()
             except PortInUse:

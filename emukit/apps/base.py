@@ -7,18 +7,30 @@ through the selector table of the installed build (:mod:`emukit.apps.selectors`)
 the driver fields of one semantic name, ``self.sel("systemui:name")`` one of another app's table (the
 ``OTHER_APPS`` short names). ``verified`` says whether the installed build is one this profile has been
 exercised against in this project's tests.
+
+Profiles are registered, not listed: a module in ``emukit/apps/`` (or an outside module named by an entry point
+in the ``emukit.app_profiles`` group) decorates its class with :func:`register_app`, and everything that needs
+the apps (the table selectors' short names, provisioning, ``emukit doctor``, the base snapshot specs' seed
+sections) reads :data:`APP_PROFILES`. What an app brings besides its operations is declared on the class:
+``seed`` (the section of a base snapshot spec that seeds its data, :class:`SeedSection`), ``main_screens`` (the
+``first_run_screen`` names that mean "past the first run"), :meth:`AppProfile.doctor_checks` (rows of its own
+for ``emukit doctor``).
 """
 
 from __future__ import annotations
 
+import abc
 import functools
 from collections.abc import Callable
 from typing import Any, ClassVar, ParamSpec, TypeVar
+
+from pydantic import BaseModel
 
 from emukit.actions import Action, Element
 from emukit.apps.selectors import SelectorTable, table_for
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
+from emukit.plugins import Registry
 
 P = ParamSpec("P")
 #: short names a profile may prefix a selector with to use another app's table (``sel("systemui:...")``)
@@ -65,6 +77,33 @@ def operation(fn: Callable[P, Any]) -> Callable[P, list[Action]]:
     return run
 
 
+#: a doctor row: () -> (ok, detail, fix)
+DoctorCheck = Callable[[], tuple[bool, str, str]]
+
+
+class SeedSection(abc.ABC):
+    """One app's section of a base snapshot spec (``snapshots/*.yaml``): the key it is listed under (``songs``,
+    ``notes``, ``events``), the model of one item, and how :func:`emukit.snapshots.build_snapshot` puts the
+    items on a device (over adb, after the clean snapshot is loaded and the spec's files are pushed).
+    ``device_files`` names the files the items become, when they are plain files (``emukit avd setup`` pushes
+    them ahead of the first build, e.g. the songs a media scan must index)."""
+
+    key: ClassVar[str] = ""
+    item: ClassVar[type[BaseModel]]
+    #: ``emukit avd setup`` pushes the items' ``device_files`` before it saves the clean snapshot (files a
+    #: system indexer must have seen, e.g. songs for the MediaStore)
+    provision: ClassVar[bool] = False
+
+    @classmethod
+    @abc.abstractmethod
+    def apply(cls, driver: Driver, items: list[Any]) -> None:
+        """Put ``items`` (instances of :attr:`item`) on the device."""
+
+    @classmethod
+    def device_files(cls, items: list[Any]) -> dict[str, bytes]:
+        return {}
+
+
 class AppProfile:
     """Base class: ``package`` and ``name`` pick the profile for a device; the installed build's table its
     selectors."""
@@ -74,6 +113,15 @@ class AppProfile:
     activity: ClassVar[str | None] = None
     #: versionName suffixes of the builds this profile has been exercised against in emukit's own tests
     verified_builds: ClassVar[tuple[str, ...]] = ("-emukit-virtual",)
+    #: the base snapshot spec section that seeds this app's data (None: it has none)
+    seed: ClassVar[type[SeedSection] | None] = None
+    #: ``first_run_screen()`` results that mean the app opened on its main screen (its first run is over)
+    main_screens: ClassVar[tuple[str, ...]] = ()
+
+    def doctor_checks(self, *, rooted: bool) -> list[tuple[str, DoctorCheck]]:
+        """Rows this app adds to ``emukit doctor`` after the generic ones (package, permissions, app-ops,
+        first run); ``rooted``: whether the doctor's shell is root."""
+        return []
 
     def __init__(self, driver: Driver, version: str = "", table: SelectorTable | None = None,
                  *, version_code: int | None = None, sdk: int | None = None) -> None:
@@ -153,3 +201,14 @@ class AppProfile:
         """Bring the app to the foreground (``fresh``: force-stop first)."""
         self.driver.start_app(self.package, self.activity, stop_first=fresh)
         self.driver.wait_stable()
+
+
+#: every app profile by name (``emukit.app_profiles`` entry points add outside ones)
+APP_PROFILES: Registry[type[AppProfile]] = Registry("app profile", "emukit.apps", "emukit.app_profiles")
+
+
+def register_app(cls: type[AppProfile]) -> type[AppProfile]:
+    """Class decorator: register a profile under its ``name`` (which, like ``package``, it must set)."""
+    if not cls.name or not cls.package:
+        raise TypeError(f"{cls.__qualname__}: an app profile sets name and package before it is registered")
+    return APP_PROFILES.register(cls.name)(cls)

@@ -13,15 +13,52 @@ notification (an ``expandableNotificationRow`` holding the Clock's ``chronometer
 
 from __future__ import annotations
 
-from emukit.apps.base import AppProfile, operation
+from emukit.apps.base import AppProfile, DoctorCheck, operation, register_app
 
 PACKAGE = "com.google.android.deskclock"
 
 
+@register_app
 class ClockProfile(AppProfile):
     package = PACKAGE
     name = "clock"
     activity = "com.android.deskclock.DeskClock"
+
+    def doctor_checks(self, *, rooted: bool) -> list[tuple[str, DoctorCheck]]:
+        """``clock prefs``: the Clock keeps its preferences in device-protected storage, the copy the temporal
+        probe reads (emukit/probes/temporal.py)."""
+        return [("clock prefs", lambda: self._prefs_row(rooted))]
+
+    def _prefs_copies(self) -> set[str]:
+        from emukit.probes.temporal import PREFS_CE, PREFS_USER_DE
+
+        out = self.driver.shell(f"[ -f {PREFS_USER_DE} ] && echo de; [ -f {PREFS_CE} ] && echo ce; true").text
+        return set(out.split())
+
+    def _prefs_row(self, rooted: bool) -> tuple[bool, str, str]:
+        from emukit.probes.temporal import PREFS_CE, PREFS_USER_DE
+
+        if not rooted:
+            return False, "needs root to read the Clock's storage", "fix the root row first"
+        where = self._prefs_copies()
+        if not where:
+            try:  # the Clock writes its selected tab on a switch
+                self.launch(fresh=True)
+                self.open_timers()
+                self.open_clock_tab()
+            finally:
+                self.driver.home()
+            where = self._prefs_copies()
+        de, ce = "de" in where, "ce" in where
+        if de and not ce:
+            return True, f"{PREFS_USER_DE} (device-protected, the copy the app reads)", ""
+        if ce and not de:
+            return (False, f"only {PREFS_CE}: this Clock keeps its prefs in credential-protected storage",
+                    "use the pinned system image's Clock (it reads device-protected storage, see the temporal probe)")
+        if de and ce:
+            return (False, "both copies exist; the app reads the device-protected one",
+                    f"adb -s {self.driver.serial} shell rm {PREFS_CE}")
+        return False, "the Clock wrote no preferences after a tab switch", "open the Clock once and switch tabs"
 
     def _on_timer_tab(self) -> bool:
         """The Timer tab shows its keypad or at least one timer."""

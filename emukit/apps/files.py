@@ -15,7 +15,7 @@ read from AOSP DocumentsUI (LineageOS lineage-21.0). Behaviours this profile rel
 
 from __future__ import annotations
 
-from emukit.apps.base import AppProfile, operation
+from emukit.apps.base import AppProfile, operation, register_app
 from emukit.errors import DeviceError
 
 PACKAGE = "com.google.android.documentsui"
@@ -25,6 +25,7 @@ DOWNLOAD = f"{STORAGE}/Download"
 MAX_SCROLLS = 12
 
 
+@register_app
 class FilesProfile(AppProfile):
     package = PACKAGE
     name = "files"

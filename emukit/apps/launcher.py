@@ -9,13 +9,14 @@ scrolled by the grid's own bounds when an icon is below the fold.
 
 from __future__ import annotations
 
-from emukit.apps.base import AppProfile, operation
+from emukit.apps.base import AppProfile, operation, register_app
 
 PACKAGE = "com.google.android.apps.nexuslauncher"
 #: swipes tried to bring an icon into view in the drawer
 MAX_SCROLLS = 8
 
 
+@register_app
 class LauncherProfile(AppProfile):
     package = PACKAGE
     name = "launcher"

@@ -35,13 +35,51 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from emukit.actions import Element
-from emukit.apps.base import AppProfile, operation
+from emukit.apps.base import AppProfile, SeedSection, operation, register_app
 from emukit.apps.selectors import SelectorTable, table
+from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError
 from emukit.hierarchy import parse_bounds
 
 PACKAGE = "code.name.monkey.retromusic"
+MUSIC_FOLDER = "/storage/emulated/0/Music"
+
+
+class SongSpec(BaseModel):
+    """A song of a base snapshot's library: an MP3 with these ID3 tags (:func:`emukit.media.make_mp3`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str
+    artist: str = "Unknown artist"
+    album: str = ""
+    file: str | None = None  # device path; default Music/<title in snake case>.mp3
+
+    def path(self) -> str:
+        return self.file or f"{MUSIC_FOLDER}/{self.title.lower().replace(' ', '_')}.mp3"
+
+
+class SongSeed(SeedSection):
+    """``songs:`` in a base snapshot spec: MP3 files in shared storage, which Retro Music indexes through the
+    MediaStore on its next launch (the spec's ``warm_apps: [music]``)."""
+
+    key = "songs"
+    item = SongSpec
+    provision = True
+
+    @classmethod
+    def device_files(cls, items: list[Any]) -> dict[str, bytes]:
+        from emukit.media import make_mp3
+
+        return {song.path(): make_mp3(song.title, song.artist, song.album) for song in items}
+
+    @classmethod
+    def apply(cls, driver: Driver, items: list[Any]) -> None:
+        sync = driver.adbutils().sync
+        for path, data in cls.device_files(items).items():
+            sync.push(data, path)
 DATA = f"/data/data/{PACKAGE}"
 PLAYLIST_DB = f"{DATA}/databases/playlist.db"
 QUEUE_DB = f"{DATA}/databases/music_playback_state.db"
@@ -189,9 +227,12 @@ def _whole(row: Row, screen: Screen) -> bool:
     return _height(row.bounds) >= tallest and _height(row.title.bounds) >= title
 
 
+@register_app
 class MusicProfile(AppProfile):
     package = PACKAGE
     name = "music"
+    seed = SongSeed
+    main_screens = ("library",)
     activity = f"{PACKAGE}.activities.MainActivity"
 
     # ------------------------------------------------------------------ rows

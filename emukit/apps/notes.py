@@ -18,11 +18,45 @@ Markor 2.10.9 read at gsantner/markor@ab21754). What the real app does that shap
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
 from emukit.actions import Element
-from emukit.apps.base import AppProfile, operation
+from emukit.apps.base import AppProfile, SeedSection, operation, register_app
+from emukit.device.driver import Driver
 from emukit.errors import DeviceError
 
 PACKAGE = "net.gsantner.markor"
+#: Markor's default notebook folder (Documents/Markor in shared storage)
+NOTEBOOK = "/storage/emulated/0/Documents/Markor"
+
+
+class NoteSpec(BaseModel):
+    """A document of a base snapshot's notebook."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    text: str = ""
+
+
+class NoteSeed(SeedSection):
+    """``notes:`` in a base snapshot spec: files in Markor's notebook folder (Markor lists the folder as it is,
+    so the files are its documents)."""
+
+    key = "notes"
+    item = NoteSpec
+
+    @classmethod
+    def device_files(cls, items: list[Any]) -> dict[str, bytes]:
+        return {f"{NOTEBOOK}/{note.name}": note.text.encode() for note in items}
+
+    @classmethod
+    def apply(cls, driver: Driver, items: list[Any]) -> None:
+        driver.shell(f"mkdir -p {NOTEBOOK}", check=True)
+        sync = driver.adbutils().sync
+        for path, data in cls.device_files(items).items():
+            sync.push(data, path)
 KEY_DEL = 67
 PRESS_IN_DP = 8  # how far into a paragraph's first word the long press lands (from its left edge)
 FIRST_LINE_DP = 9  # half a line of the page's 16px text: the middle of a paragraph's first line
@@ -30,9 +64,12 @@ FIRST_RUN_STEPS = 14  # screens the first-run walk handles at most (five intro s
 #: changelog, and the starts in between)
 
 
+@register_app
 class MarkorProfile(AppProfile):
     package = PACKAGE
     name = "notes"
+    seed = NoteSeed
+    main_screens = ("notebook",)
     activity = f"{PACKAGE}.activity.MainActivity"
 
     # ------------------------------------------------------------------ state of the screen

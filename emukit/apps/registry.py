@@ -1,5 +1,6 @@
 """Which profile drives which installed app: by package, with the selector table of the installed build
-(versionCode; apps shipped in the system image by the API level)."""
+(versionCode; apps shipped in the system image by the API level). The profiles are those registered in
+:data:`emukit.apps.base.APP_PROFILES`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 import weakref
 from typing import Any
 
-from emukit.apps.base import OTHER_APPS, AppProfile
+from emukit.apps.base import APP_PROFILES, OTHER_APPS, AppProfile
 from emukit.apps.selectors import SelectorTable, table_for
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError
@@ -17,15 +18,23 @@ _CODE_RE = re.compile(r"versionCode=(\d+)")
 
 
 def all_profiles() -> list[type[AppProfile]]:
-    """Every profile class, most specific first."""
-    from emukit.apps.clock import ClockProfile
-    from emukit.apps.files import FilesProfile
-    from emukit.apps.launcher import LauncherProfile
-    from emukit.apps.music import MusicProfile
-    from emukit.apps.notes import MarkorProfile
-    from emukit.apps.settings import SettingsProfile
+    """Every registered profile class, by name."""
+    return [APP_PROFILES[name] for name in APP_PROFILES.names()]
 
-    return [FilesProfile, MarkorProfile, MusicProfile, ClockProfile, SettingsProfile, LauncherProfile]
+
+def profile_class(name: str) -> type[AppProfile]:
+    """The registered profile called ``name``; KeyError naming the known ones otherwise."""
+    if name not in APP_PROFILES:
+        raise KeyError(f"no app profile named {name!r} (known: {', '.join(APP_PROFILES.names())})")
+    return APP_PROFILES[name]
+
+
+def profile_of_package(package: str) -> type[AppProfile] | None:
+    """The registered profile that drives ``package``, None when none does."""
+    for cls in all_profiles():
+        if cls.package == package:
+            return cls
+    return None
 
 
 def installed_version(driver: Driver, package: str) -> str | None:
@@ -48,12 +57,10 @@ def device_sdk(driver: Driver) -> int | None:
 
 
 def profile_for(driver: Driver, name: str) -> AppProfile:
-    """The profile called ``name`` (files, notes, music, clock, settings, launcher) with the selector table of
-    the installed build."""
-    candidates = [p for p in all_profiles() if p.name == name]
-    if not candidates:
-        raise KeyError(f"no app profile named {name!r}")
-    package = candidates[0].package
+    """The profile called ``name`` (one registered in :data:`APP_PROFILES`: files, notes, music, clock,
+    settings, launcher, calendar, ...) with the selector table of the installed build."""
+    cls = profile_class(name)
+    package = cls.package
     version, code = installed_build(driver, package)
     if version is None:
         raise DeviceError(f"{driver.serial}: {package} is not installed")
@@ -62,7 +69,7 @@ def profile_for(driver: Driver, name: str) -> AppProfile:
         table = table_for(package, version_code=code, sdk=sdk)
     except ConfigError as exc:
         raise DeviceError(f"{driver.serial}: {package} {version}: {exc}") from None
-    return candidates[0](driver, version, table, version_code=code, sdk=sdk)
+    return cls(driver, version, table, version_code=code, sdk=sdk)
 
 
 def package_of(app: str) -> str:

@@ -16,6 +16,15 @@ it::
         class: android.widget.EditText
         source: markor:app/src/main/res/layout/document__fragment__edit.xml:27
 
+A build installed from an APK also says which file it is installed from, in ``apk:`` (:class:`Apk`): the file
+name, where it is published, its sha256 where one is published, the runtime permissions and app-ops
+``emukit avd setup`` grants, and the digest of emukit's stand-in for it. These are the provisioning pins
+(:mod:`emukit.provision.apks` reads them here, so a new app brings its own).
+
+Tables are found under ``emukit/apps/tables/`` and under every folder an outside package names with an entry
+point in the ``emukit.app_tables`` group (the entry point names a package; its folder holds
+``<package>/<key>.yaml`` like this one).
+
 ``source`` is ``<repo alias>:<path>[:<line>]`` (or a list of them); an entry that no public source can confirm
 (the closed-source Google Clock) gives ``capture:`` instead, saying what a dump of the pinned build must show.
 An entry with neither does not load.
@@ -28,7 +37,9 @@ device knows cannot exist. ``tools/selector_coverage.py`` prints how many entrie
 from __future__ import annotations
 
 import functools
+import importlib
 import re
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +49,8 @@ from emukit.errors import ConfigError
 from emukit.yamlmodel import load_yaml_model
 
 TABLES_DIR = Path(__file__).parent / "tables"
+TABLES_GROUP = "emukit.app_tables"
+_KEY_RE = re.compile(r"^(\d+|api\d+)$")
 _SOURCE_RE = re.compile(r"^(?P<alias>[A-Za-z0-9_.-]+):(?P<path>[^:]+?)(?::(?P<line>\d+(?:-\d+)?))?$")
 #: table field -> uiautomator2 UiSelector field
 QUERY_FIELDS = {"resource_id": "resourceId", "text": "text", "description": "description",
@@ -73,6 +86,21 @@ class Build(BaseModel):
         if self.sdk is not None and not self.image:
             raise ValueError("an image app's build names its image")
         return self
+
+
+class Apk(BaseModel):
+    """The APK file a downloaded build is installed from (the provisioning pin of that build)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: str
+    url: str
+    sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")  # None: no digest is published for the file
+    permissions: list[str] = Field(default_factory=list)  # runtime permissions granted at setup
+    app_ops: list[str] = Field(default_factory=list)  # app-ops set to allow at setup
+    #: sha256 of emukit's deterministic stand-in APK for this build (emukit.provision.standin), which only the
+    #: hardware-like virtual device accepts
+    standin_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
 
 
 class Entry(BaseModel):
@@ -127,11 +155,14 @@ class SelectorTable(BaseModel):
     app: str
     build: Build
     repos: dict[str, Repo] = Field(default_factory=dict)
+    apk: Apk | None = None  # an APK build's file (None: an app shipped in the image)
     selectors: dict[str, Entry]
     path: Path | None = None  # where it was loaded from
 
     @model_validator(mode="after")
     def _aliases(self) -> SelectorTable:
+        if self.apk is not None and self.build.version_code is None:
+            raise ValueError("apk: only a build installed from an APK (build.version_code) names its file")
         for name, entry in self.selectors.items():
             for ref in entry.source:
                 alias = ref.split(":", 1)[0]
@@ -193,8 +224,25 @@ class SelectorTable(BaseModel):
         return out or [f"capture: {entry.capture}"]
 
 
+@functools.cache
+def table_dirs() -> tuple[Path, ...]:
+    """Where tables are looked for: emukit's own folder, then each ``emukit.app_tables`` entry point's."""
+    dirs = [TABLES_DIR]
+    for ep in entry_points(group=TABLES_GROUP):
+        try:
+            module = importlib.import_module(ep.value.split(":")[0])
+        except Exception as exc:  # noqa: BLE001 - an outside plugin that fails to import is named
+            raise ConfigError(f"selector tables {ep.name} = {ep.value} (entry point group {TABLES_GROUP}) cannot "
+                              f"be imported: {type(exc).__name__}: {exc}") from exc
+        folders = list(getattr(module, "__path__", None) or [Path(str(module.__file__)).parent])
+        dirs += [Path(f) for f in folders if Path(f) not in dirs]
+    return tuple(dirs)
+
+
 def table_files() -> list[Path]:
-    return sorted(TABLES_DIR.glob("*/*.yaml"))
+    """Every table file (``<package>/<versionCode or apiNN>.yaml``) of every table folder."""
+    return sorted((p for d in table_dirs() for p in d.glob("*/*.yaml") if _KEY_RE.match(p.stem)),
+                  key=lambda p: (p.parent.name, p.stem, str(p)))
 
 
 @functools.cache
@@ -227,8 +275,9 @@ def table_for(package: str, *, version_code: int | None, sdk: int | None) -> Sel
             return t
     known = ", ".join(f"versionCode {t.build.version_code}" if t.build.version_code is not None
                       else f"API {t.build.sdk} ({t.build.image})" for t in tables) or "none"
+    where = ", ".join(str(d / package) for d in table_dirs())
     raise ConfigError(f"no selector table for {package} versionCode {version_code} on API {sdk} "
-                      f"(tables under {TABLES_DIR / package}: {known}); a new build needs its own table")
+                      f"(tables under {where}: {known}); a new build needs its own table")
 
 
 def table(package: str) -> SelectorTable:

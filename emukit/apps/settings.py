@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from emukit.actions import Element
-from emukit.apps.base import AppProfile, operation
+from emukit.apps.base import AppProfile, operation, register_app
 from emukit.apps.launcher import LauncherProfile
 from emukit.errors import DeviceError
 
@@ -24,6 +24,7 @@ MAX_SCROLLS = 8
 MAX_BACKS = 4
 
 
+@register_app
 class SettingsProfile(AppProfile):
     package = PACKAGE
     name = "settings"

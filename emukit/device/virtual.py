@@ -136,11 +136,14 @@ class VirtualDeviceProcess:
     """One ``emukit vdevice serve`` child process; ``screen`` (width, height, dpi) is its display (default:
     the virtual device's, 1080x2400 at 420 dpi) and ``mode`` its behaviour (:data:`VDEVICE_MODES`; default
     deterministic), both fixed for the life of the process. ``template``: the template folder a wiped device
-    starts from (:func:`seed_from_template`); default ``$EMUKIT_VDEVICE_TEMPLATE``, ``False`` for none."""
+    starts from (:func:`seed_from_template`); default ``$EMUKIT_VDEVICE_TEMPLATE``, ``False`` for none.
+    ``env``: variables added to the process's environment (e.g. a ``PYTHONPATH`` holding outside apps named by
+    ``emukit.virtual_apps`` entry points)."""
 
     def __init__(self, adb_port: int, state_dir: Path, server: AdbServer, *, wipe: bool = True,
                  clock: str = "logical", log_path: Path | None = None, screen: Screen | None = None,
-                 mode: str = "deterministic", template: Path | bool | None = None) -> None:
+                 mode: str = "deterministic", template: Path | bool | None = None,
+                 env: dict[str, str] | None = None) -> None:
         if mode not in VDEVICE_MODES:
             raise ValueError(f"virtual device mode {mode!r} is not one of {', '.join(VDEVICE_MODES)}")
         if screen is not None:
@@ -160,6 +163,7 @@ class VirtualDeviceProcess:
 
             template = vdevice_template()
         self.template: Path | None = Path(template) if template else None
+        self.extra_env = dict(env or {})
         self.proc: subprocess.Popen[bytes] | None = None
         self.claim: DeviceClaim | None = None
 
@@ -183,7 +187,7 @@ class VirtualDeviceProcess:
             from emukit.screens import format_screen
 
             cmd += ["--screen", format_screen(self.screen)]
-        env = dict(self.server.env)
+        env = {**self.server.env, **self.extra_env}
         with open(self.log_path, "ab") as log:
             self.proc = lifeline.popen(cmd, what=f"virtual device {self.serial}", env=env,
                                        stdin=subprocess.DEVNULL, stdout=log, stderr=log)

@@ -1,11 +1,13 @@
-"""The pinned app builds (``pins.yaml`` next to this module): which APK file each app is installed from, its
-versionCode, where to obtain it, and the sha256 an install must have.
+"""The pinned app builds: which APK file each app is installed from, its versionCode, where to obtain it, and
+the sha256 an install must have. Each app brings its own pin in the selector table of its build (the table's
+``apk:`` section, :class:`emukit.apps.selectors.Apk`); the pinned apps are the registered profiles' packages
+whose table has one.
 
 Two lists of digests, never mixed:
 
-* real builds: the digest pinned in ``pins.yaml``, or, while none is published for a build, the one the user
+* real builds: the digest pinned in the table's ``apk.sha256``, or, while none is published for a build, the one the user
   recorded on this machine with ``emukit avd pin-apks DIR`` (``$EMUKIT_HOME/apk-pins.yaml``);
-* stand-ins (:mod:`emukit.provision.standin`), accepted only by a device whose ``ro.emukit.virtual`` is ``"1"``.
+* stand-ins (:mod:`emukit.provision.standin`, ``apk.standin_sha256``), accepted only by a device whose ``ro.emukit.virtual`` is ``"1"``.
 
 A real build without any digest is refused (:class:`UnpinnedApk`), so that nothing unverified is installed.
 """
@@ -22,7 +24,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from emukit.errors import ConfigError, EmukitError
 
-PINS_FILE = Path(__file__).with_name("pins.yaml")
 USER_PINS_NAME = "apk-pins.yaml"
 PIN_COMMAND = "emukit avd pin-apks DIR"
 
@@ -63,12 +64,26 @@ class PinSet(BaseModel):
 
 
 @cache
-def load_pins(path: Path = PINS_FILE) -> PinSet:
-    """The shipped pins."""
-    try:
-        return PinSet.model_validate(yaml.safe_load(path.read_text()))
-    except (OSError, yaml.YAMLError, ValueError) as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+def load_pins() -> PinSet:
+    """The pins of every registered app installed from an APK, by package: read from the ``apk:`` section of
+    its selector tables (one build per package may carry one)."""
+    from emukit.apps.registry import all_profiles
+    from emukit.apps.selectors import tables_of
+
+    apps: list[AppPin] = []
+    standins: dict[str, str | None] = {}
+    for cls in sorted(all_profiles(), key=lambda c: c.package):
+        builds = [t for t in tables_of(cls.package) if t.apk is not None]
+        if len(builds) > 1:
+            raise ConfigError(f"{cls.package}: more than one table pins an APK ("
+                              f"{', '.join(str(t.path) for t in builds)}); pin the one build setup installs")
+        for t in builds:
+            assert t.apk is not None and t.build.version_code is not None
+            apps.append(AppPin(package=cls.package, profile=cls.name, version_code=t.build.version_code,
+                               version_name=t.build.version_name or "", file=t.apk.file, url=t.apk.url,
+                               sha256=t.apk.sha256, permissions=t.apk.permissions, app_ops=t.apk.app_ops))
+            standins[cls.package] = t.apk.standin_sha256
+    return PinSet(apps=apps, standins=standins)
 
 
 def pinned(package: str) -> AppPin:

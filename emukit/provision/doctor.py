@@ -3,8 +3,11 @@ pass/fail and, for a failure, the exact fix.
 
 Rows (their names are stable; tests and docs refer to them): ``adb``, ``root``, ``console auth``,
 ``grpc clipboard``, ``screen``, ``package <pkg>`` and ``permissions <pkg>`` per pinned app (the latter for apps
-with runtime permissions), ``all-files access`` (Markor's app-op), ``first run <profile>`` per pinned app,
-``demo mode``, ``clock prefs``, ``device tools``, ``snapshots present``, ``snapshot fingerprints``.
+with runtime permissions), ``all-files access`` (the MANAGE_EXTERNAL_STORAGE app-op; another app-op's row is
+``app-op <OP> <pkg>``), ``first run <profile>`` per pinned app, ``demo mode``, then each registered app's own rows
+(:meth:`emukit.apps.base.AppProfile.doctor_checks`: the Clock's ``clock prefs``, the Calendar's
+``calendar database``), ``device tools``, ``snapshots present``, ``snapshot fingerprints``. The app rows come
+from the apps' pins (their selector tables' ``apk:``) and profiles, so a new app needs no edit here.
 
 The first-run and clock rows open the apps through their profiles (as a person would) and go home after; the
 fingerprint row loads each base snapshot (:func:`emukit.snapshots.verify_snapshot`), so it runs last.
@@ -17,10 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from emukit.apps.base import AppProfile
 from emukit.device.driver import Driver
 from emukit.errors import EmukitError
-from emukit.probes.temporal import PREFS_CE as CLOCK_PREFS_CE
-from emukit.probes.temporal import PREFS_USER_DE as CLOCK_PREFS_DE
 from emukit.provision.apks import load_pins
 from emukit.provision.avd import SCREEN
 
@@ -119,14 +121,12 @@ class Doctor:
         return not missing, ("granted: " + ", ".join(pin.permissions)) if not missing else \
             "not granted: " + ", ".join(missing), fix
 
-    def all_files(self, package: str) -> tuple[bool, str, str]:
+    def app_op(self, package: str, op: str) -> tuple[bool, str, str]:
         from emukit.provision.onboard import app_op_mode
 
-        pin = load_pins().app(package)
-        modes = {op: app_op_mode(self.driver, package, op) for op in pin.app_ops}
-        bad = [op for op, mode in modes.items() if mode != "allow"]
-        fix = "; ".join(f"adb -s {self.serial} shell appops set --uid {package} {op} allow" for op in bad)
-        return not bad, ", ".join(f"{op}: {mode or 'unset'}" for op, mode in modes.items()), fix
+        mode = app_op_mode(self.driver, package, op)
+        fix = f"adb -s {self.serial} shell appops set --uid {package} {op} allow"
+        return mode == "allow", f"{op}: {mode or 'unset'}", "" if mode == "allow" else fix
 
     def first_run(self, profile_name: str) -> tuple[bool, str, str]:
         from emukit.apps.registry import profile_for
@@ -137,7 +137,7 @@ class Doctor:
             screen = self.driver.wait_until(profile.first_run_screen, f"{profile_name}'s first screen")
         finally:
             self.driver.home()
-        main = screen in ("notebook", "library")
+        main = screen in profile.main_screens
         return (main, "opens on its main screen" if main else f"opens on a first-run screen ({screen})",
                 self.setup)
 
@@ -148,36 +148,6 @@ class Doctor:
         return (on, "SystemUI is in demo mode" if on else "demo mode is off",
                 (f"adb -s {self.serial} shell settings put global sysui_demo_allowed 1; adb -s {self.serial} shell "
                 "am broadcast -a com.android.systemui.demo -e command enter (or rerun avd setup)"))
-
-    def clock_prefs(self) -> tuple[bool, str, str]:
-        if not self.rooted:
-            return False, "needs root to read the Clock's storage", "fix the root row first"
-        where = self._prefs_copies()
-        if not where:
-            from emukit.apps.registry import profile_for
-
-            clock = profile_for(self.driver, "clock")  # the Clock writes its selected tab on a switch
-            try:
-                clock.launch(fresh=True)
-                clock.open_timers()
-                clock.open_clock_tab()
-            finally:
-                self.driver.home()
-            where = self._prefs_copies()
-        de, ce = "de" in where, "ce" in where
-        if de and not ce:
-            return True, f"{CLOCK_PREFS_DE} (device-protected, the copy the app reads)", ""
-        if ce and not de:
-            return (False, f"only {CLOCK_PREFS_CE}: this Clock keeps its prefs in credential-protected storage",
-                    "use the pinned system image's Clock (it reads device-protected storage, see the temporal probe)")
-        if de and ce:
-            return (False, "both copies exist; the app reads the device-protected one",
-                    f"adb -s {self.serial} shell rm {CLOCK_PREFS_CE}")
-        return False, "the Clock wrote no preferences after a tab switch", "open the Clock once and switch tabs"
-
-    def _prefs_copies(self) -> set[str]:
-        out = self.sh(f"[ -f {CLOCK_PREFS_DE} ] && echo de; [ -f {CLOCK_PREFS_CE} ] && echo ce; true")
-        return set(out.split())
 
     def tools(self) -> tuple[bool, str, str]:
         script = "; ".join(f"command -v {shlex.quote(t)} >/dev/null 2>&1 || echo {shlex.quote(t)}"
@@ -228,7 +198,8 @@ class Doctor:
             ("screen", self.screen)]
         rows += [(f"package {p.package}", lambda p=p: self.package(p.package)) for p in pins]
         rows += [(f"permissions {p.package}", lambda p=p: self.permissions(p.package)) for p in pins if p.permissions]
-        rows += [("all-files access", lambda p=p: self.all_files(p.package)) for p in pins if p.app_ops]
+        rows += [(_app_op_row(op, p.package), lambda p=p, op=op: self.app_op(p.package, op))
+                 for p in pins for op in p.app_ops]
         installed = {p.package for p in pins}
         checks: list[Check] = []
         for name, fn in rows:
@@ -242,11 +213,37 @@ class Doctor:
                 checks.append(_run(name, lambda p=p: self.first_run(p.profile)))
             else:
                 checks.append(Check(name, False, "not installed", "fix the package row first"))
-        for name, fn in (("demo mode", self.demo_mode), ("clock prefs", self.clock_prefs),
-                         ("device tools", self.tools), ("snapshots present", self.snapshots_present),
+        checks.append(_run("demo mode", self.demo_mode))
+        checks += self.app_checks()
+        for name, fn in (("device tools", self.tools), ("snapshots present", self.snapshots_present),
                          ("snapshot fingerprints", self.snapshot_fingerprints)):
             checks.append(_run(name, fn))
         return checks
+
+    def app_checks(self) -> list[Check]:
+        """Each registered app's own rows, for the apps installed here (an app that is not installed has none:
+        its package row, where it is pinned, already says so)."""
+        from emukit.apps.registry import all_profiles, installed_build, profile_for
+
+        checks: list[Check] = []
+        for cls in all_profiles():
+            if cls.doctor_checks is AppProfile.doctor_checks:
+                continue
+            if installed_build(self.driver, cls.package)[1] is None:
+                continue
+            try:
+                rows = profile_for(self.driver, cls.name).doctor_checks(rooted=self.rooted)
+            except EmukitError as exc:
+                checks.append(Check(f"{cls.name} rows", False, f"error: {exc}", self.setup))
+                continue
+            checks += [_run(name, fn) for name, fn in rows]
+        return checks
+
+
+def _app_op_row(op: str, package: str) -> str:
+    """The row name of an app-op: ``all-files access`` for MANAGE_EXTERNAL_STORAGE (Settings' page title),
+    ``app-op <OP> <package>`` for another."""
+    return "all-files access" if op == "MANAGE_EXTERNAL_STORAGE" else f"app-op {op} {package}"
 
 
 def run_doctor(driver: Driver, data_dir: Path) -> list[Check]:

@@ -116,15 +116,18 @@ def install(driver: Driver, pin: AppPin, path: Path) -> StepResult:
 
 
 def snapshot_songs() -> dict[str, bytes]:
-    """Device path -> MP3 bytes of every song the base snapshot specs list (the paths build_snapshot uses)."""
-    from emukit.media import make_mp3
-    from emukit.snapshots import list_specs, load_spec
+    """Device path -> bytes of every file the base snapshot specs' app sections ask to have before the clean
+    snapshot (sections with ``provision`` set: the songs a media scan must index), at the paths build_snapshot
+    pushes them to."""
+    from emukit.snapshots import list_specs, load_spec, seed_sections
 
+    sections = {key: s for key, s in seed_sections().items() if s.provision}
     songs: dict[str, bytes] = {}
     for name in list_specs():
-        for song in load_spec(name).songs:
-            path = song.file or f"/storage/emulated/0/Music/{song.title.lower().replace(' ', '_')}.mp3"
-            songs.setdefault(path, make_mp3(song.title, song.artist, song.album))
+        spec = load_spec(name)
+        for key, section in sections.items():
+            for path, data in section.device_files(spec.items(key)).items():
+                songs.setdefault(path, data)
     return songs
 
 

@@ -17,10 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_pins_name_the_android_world_files() -> None:
+    """Each app's pin comes from its own selector table (``apk:``), one per app installed from an APK."""
     pins = apks.load_pins()
     assert [(p.package, p.version_code, p.version_name, p.file) for p in pins.apps] == [
-        ("net.gsantner.markor", 146, "2.10.9", "net.gsantner.markor_146.apk"),
-        ("code.name.monkey.retromusic", 10603, "6.1.0", "code.name.monkey.retromusic_10603.apk")]
+        ("code.name.monkey.retromusic", 10603, "6.1.0", "code.name.monkey.retromusic_10603.apk"),
+        ("com.simplemobiletools.calendar.pro", 238, "6.22.2", "com.simplemobiletools.calendar.pro_238.apk"),
+        ("net.gsantner.markor", 146, "2.10.9", "net.gsantner.markor_146.apk")]
     for pin in pins.apps:
         assert pin.url.endswith("/gresearch/android_world/" + pin.file)
     assert pins.app("code.name.monkey.retromusic").permissions == [
@@ -92,5 +94,7 @@ def test_avd_standins_and_pin_apks_commands(tmp_path: Path, monkeypatch, capsys)
 
 
 def test_pins_ship_as_package_data() -> None:
+    """The pins live in the selector tables, which ship with the package."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    assert "pins.yaml" in data["emukit.provision"]
+    assert "tables/*/*.yaml" in data["emukit.apps"]
+    assert "emukit.provision" not in data

@@ -53,6 +53,9 @@ class App(abc.ABC):
     # The runtime ("dangerous") permissions its manifest requests: what ``pm install -g`` grants and
     # ``dumpsys package`` lists under "runtime permissions:".
     runtime_permissions: tuple[str, ...] = ()
+    # Where it comes in the device's app order (first boot installs, clock ticks): the launcher 0, the image's
+    # apps next; a downloaded app keeps the default and follows by package name.
+    install_order: int = 100
 
     def full_activity(self, activity: str) -> str:
         """``.Main`` -> ``com.pkg.Main``."""

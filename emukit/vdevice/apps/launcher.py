@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from emukit.apps.selectors import table
 from emukit.vdevice.apps.base import App
+from emukit.vdevice.apps.registry import register_virtual_app
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui.clockfmt import format_date_widget, local_now
@@ -49,8 +50,11 @@ def drawer_apps(device: VirtualDevice) -> list[App]:
     return sorted((a for a in device.packages() if a.show_in_launcher), key=lambda a: (a.label.casefold(), a.label))
 
 
+@register_virtual_app
 class LauncherApp(App):
     """The home screen. It is always at the bottom of the back stack and is never finished."""
+
+    install_order = 0
 
     package = PACKAGE
     label = "Pixel Launcher"

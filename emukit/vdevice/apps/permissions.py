@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from emukit.apps.selectors import table
 from emukit.vdevice.apps.base import App
+from emukit.vdevice.apps.registry import register_virtual_app
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui import widgets as w
@@ -67,8 +68,11 @@ def _deliver(device: VirtualDevice, act: Activity, code: int, results: dict[str,
         hook(device, act, code, dict(results))
 
 
+@register_virtual_app
 class PermissionControllerApp(App):
     """GrantPermissionsActivity over the requesting app."""
+
+    install_order = 3
 
     package = PACKAGE
     label = T.app

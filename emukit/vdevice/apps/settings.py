@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from emukit.apps.selectors import table
 from emukit.vdevice.apps.base import App
+from emukit.vdevice.apps.registry import register_virtual_app
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui import widgets as w
@@ -95,8 +96,11 @@ def switch(device: VirtualDevice, title: str, ns: str, key: str, default: str, s
                on_click=lambda: put(device, ns, key, off if checked else on))
 
 
+@register_virtual_app
 class SettingsApp(App):
     """Android Settings with the pages a tester reaches most; no row crashes and few do nothing."""
+
+    install_order = 1
 
     package = PACKAGE
     label = T.text("launcher_label")

@@ -414,6 +414,22 @@ ICONS: dict[str, Callable[[Pen], None]] = {
 }
 
 
+def register_icon(name: str) -> Callable[[Callable[[Pen], None]], Callable[[Pen], None]]:
+    """Decorator: an app's own icon, drawn on the 96-unit :class:`Pen` grid, under ``name`` (by convention
+    ``<app>.<icon>``, e.g. ``music.shuffle``). An app keeps its icons in its own module; a name already taken by
+    another drawing is an error, so an app never replaces a shared icon."""
+
+    def deco(draw: Callable[[Pen], None]) -> Callable[[Pen], None]:
+        old = ICONS.get(name)
+        if old is not None and old is not draw and old.__qualname__ != draw.__qualname__:
+            raise ValueError(f"icon {name!r} is drawn twice: {old.__module__}.{old.__qualname__} and "
+                             f"{draw.__module__}.{draw.__qualname__}")
+        ICONS[name] = draw
+        return draw
+
+    return deco
+
+
 def has_icon(name: str) -> bool:
     return name in ICONS
 

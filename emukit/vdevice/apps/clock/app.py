@@ -30,6 +30,7 @@ from emukit.vdevice.apps.clock.common import (
     text,
     toolbar,
 )
+from emukit.vdevice.apps.registry import register_virtual_app
 from emukit.vdevice.state import Activity, PendingAlarm
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui import widgets as w
@@ -64,8 +65,11 @@ def _tab_from(value: object) -> int | None:
     return index if 0 <= index < len(TABS) else None
 
 
+@register_virtual_app
 class ClockApp(App):
     """Google's Clock app as DeskClock stores it: timers and stopwatch in SharedPreferences, alarms in SQLite."""
+
+    install_order = 6
 
     package = PACKAGE
     label = S.text("app_label")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from emukit.vdevice.apps.base import App
 from emukit.vdevice.apps.files import browser, nav, picker
 from emukit.vdevice.apps.files.parts import PACKAGE
+from emukit.vdevice.apps.registry import register_virtual_app
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui.view import Bounds, View
 
@@ -23,8 +24,11 @@ if TYPE_CHECKING:
 KEY_SEARCH = 84
 
 
+@register_virtual_app
 class FilesApp(App):
     """Android's Files app (DocumentsUI) over the virtual device's shared storage."""
+
+    install_order = 2
 
     package = PACKAGE
     label = "Files"

@@ -35,6 +35,7 @@ from emukit.vdevice.apps.music.screens import (
     playlist_screen,
 )
 from emukit.vdevice.apps.music.ui import Ui
+from emukit.vdevice.apps.registry import register_virtual_app
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import widgets as w
 from emukit.vdevice.ui.view import Bounds, View
@@ -50,8 +51,11 @@ MEDIA_KEYS = {85: playback.toggle_play, 126: lambda d: playback.set_playing(d, T
               127: lambda d: playback.set_playing(d, False), 87: playback.next_song, 88: playback.previous_song}
 
 
+@register_virtual_app
 class MusicApp(App):
     """Retro Music: library, playlists (Room database), Now playing and the playing queue."""
+
+    install_order = 5
 
     package = PKG
     label = T.text("app_name")

@@ -1,11 +1,12 @@
 """Player icons the shared set lacks (shuffle, repeat, queue, album, playlist), registered under ``music.*``.
 
-They are added to the renderer's icon table with ``setdefault``, so they never replace a shared icon.
+They are added to the renderer's icon table with :func:`~emukit.vdevice.ui.icons.register_icon`, which refuses
+to replace a shared icon.
 """
 
 from __future__ import annotations
 
-from emukit.vdevice.ui.icons import ICONS, Pen
+from emukit.vdevice.ui.icons import Pen, register_icon
 
 
 def _shuffle(p: Pen) -> None:
@@ -59,4 +60,4 @@ def register() -> None:
     for name, draw in (("music.shuffle", _shuffle), ("music.repeat", _repeat), ("music.repeat_one", _repeat_one),
                        ("music.queue", _queue), ("music.album", _album), ("music.playlist", _playlist),
                        ("music.artist", _artist)):
-        ICONS.setdefault(name, draw)
+        register_icon(name)(draw)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from emukit.vdevice.apps.base import VIRTUAL_BUILD, App
 from emukit.vdevice.apps.notes import document, firstrun, notebook, storage
 from emukit.vdevice.apps.notes.storage import T
+from emukit.vdevice.apps.registry import register_virtual_app
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui.view import Bounds, View
 
@@ -50,8 +51,11 @@ def _is_storage(act: Activity) -> bool:
     return act.activity.endswith("StoragePermissionActivity")
 
 
+@register_virtual_app
 class NotesApp(App):
     """Markor: the notebook list, the editor and the viewer over the Markdown files of the notebook folder."""
+
+    install_order = 4
 
     package = storage.PACKAGE
     label = "Markor"
