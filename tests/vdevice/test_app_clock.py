@@ -14,7 +14,7 @@ import pytest
 
 from emukit.vdevice.apps.clock import ClockApp
 from emukit.vdevice.apps.clock import timers as T
-from emukit.vdevice.apps.clock.prefs import Prefs
+from emukit.vdevice.kit.prefs import Prefs
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
 from emukit.vdevice.ui.view import View

@@ -76,6 +76,8 @@ class View:
     style: Style = field(default_factory=Style)
     children: list[View] = field(default_factory=list)
     visible: bool = True  # False keeps the node out of the hierarchy and the pixels
+    # False: drawn but not a node of the hierarchy (what an app paints on a canvas, e.g. a month grid's numbers)
+    in_hierarchy: bool = True
     # behaviour ----------------------------------------------------------------------------------
     on_click: Callable[[], object] | None = None
     on_long_click: Callable[[], object] | None = None
@@ -154,7 +156,7 @@ def _node_xml(view: View, index: int, depth: int, out: list[str], max_depth: int
         f'bounds="[{left},{top}][{right},{bottom}]"'
     )
     pad = "  " * (depth + 1)
-    children = [c for c in view.children if c.visible]
+    children = [c for c in view.children if c.visible and c.in_hierarchy]
     if not children or (max_depth is not None and depth + 1 >= max_depth):
         out.append(f"{pad}<node {attrs} />")
         return

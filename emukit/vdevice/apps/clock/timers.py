@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.apps.clock import prefs as P
+from emukit.vdevice.kit import prefs as P
 from emukit.vdevice.apps.clock.common import PACKAGE
 
 if TYPE_CHECKING:

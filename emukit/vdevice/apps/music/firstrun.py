@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.apps.clock import prefs as shared_prefs
+from emukit.vdevice.kit import prefs as shared_prefs
 from emukit.vdevice.apps.music.const import PKG, PREFS_XML, T
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme

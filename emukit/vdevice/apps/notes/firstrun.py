@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.apps.clock import prefs as shared_prefs
+from emukit.vdevice.kit import prefs as shared_prefs
 from emukit.vdevice.apps.notes import storage
 from emukit.vdevice.apps.notes.storage import T
 from emukit.vdevice.state import Activity

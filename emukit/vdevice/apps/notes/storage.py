@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from emukit.apps.selectors import table
-from emukit.vdevice.apps.clock import prefs as shared_prefs
+from emukit.vdevice.kit import prefs as shared_prefs
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice

@@ -1,0 +1,1 @@
+"""A memo app from outside emukit (test data): profile, selector table, virtual app and seed section."""
