@@ -349,10 +349,34 @@ def _launcher(driver: Driver) -> list[Walk]:
                                    Step("launcher/all_apps", launcher.open_all_apps, driver.back)])]
 
 
+def _calendar(driver: Driver) -> list[Walk]:
+    """tests/apps/test_calendar_structure.py: a cleared Calendar opened once (month view), a new event, an event
+    saved then opened and Delete pressed (the confirmation)."""
+    cal = profile_for(driver, "calendar")
+
+    def month() -> None:
+        driver.shell("pm clear com.simplemobiletools.calendar.pro", check=True)
+        cal.complete_first_run()
+
+    def editor_new() -> None:
+        month()
+        cal.new_event()
+
+    def delete_confirm() -> None:
+        month()
+        cal.create_event("Capture check")
+        cal.open_event("Capture check")
+        driver.tap(**cal.sel("delete"))
+        driver.element(**cal.sel("delete_yes"))
+
+    return [Walk(f"calendar/{name}", [Step(f"calendar/{name}", reach, driver.back)])
+            for name, reach in (("month", month), ("editor_new", editor_new), ("delete_confirm", delete_confirm))]
+
+
 #: fixture folder -> the walks that bring up its screens (a walk may end in another folder's screen)
 APPS: dict[str, Callable[[Driver], list[Walk]]] = {
     "markor": _markor, "music": _music, "clock": _clock, "files": _files, "settings": _settings,
-    "launcher": _launcher}
+    "launcher": _launcher, "calendar": _calendar}
 #: every screen the walks capture (fixture names), in capture order
 SCREENS = ["markor/notebook", "markor/new_file_dialog", "markor/delete_confirm", "markor/editor_paste",
            "markor/view_selection", "music/songs_row_menu", "music/add_to_playlist_dialog",
@@ -361,7 +385,8 @@ SCREENS = ["markor/notebook", "markor/new_file_dialog", "markor/delete_confirm",
            "clock/timer_running", "clock/timer_paused", "systemui/shade_timer", "clock/clock_tab",
            "files/roots_drawer", "files/folder_list", "files/selection_menu", "files/picker", "files/delete_dialog",
            "files/downloads_search", "settings/homepage", "settings/homepage_system", "settings/system",
-           "settings/date_time", "launcher/home", "launcher/all_apps"]
+           "settings/date_time", "launcher/home", "launcher/all_apps", "calendar/month", "calendar/editor_new",
+           "calendar/delete_confirm"]
 
 # ---------------------------------------------------------------------------------------------- first run
 #: package -> (profile, its ``first_run_screen()`` names -> the fixture captured the first time that screen

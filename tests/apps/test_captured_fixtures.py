@@ -24,7 +24,8 @@ SPEC.loader.exec_module(TOOL)
 PACKAGES = {"markor": "net.gsantner.markor", "music": "code.name.monkey.retromusic",
             "clock": "com.google.android.deskclock", "settings": "com.android.settings",
             "launcher": "com.google.android.apps.nexuslauncher", "files": "com.google.android.documentsui",
-            "systemui": "com.android.systemui", "permissions": "com.google.android.permissioncontroller"}
+            "systemui": "com.android.systemui", "permissions": "com.google.android.permissioncontroller",
+            "calendar": "com.simplemobiletools.calendar.pro"}
 #: the screens the capture tool drives on a device past its first run (app/screen), each with a fixture
 VIRTUAL = list(TOOL.SCREENS)
 REAL = sorted(str(p.relative_to(FIXTURES).with_suffix("").with_suffix("")) for p in FIXTURES.glob("*/*.capture.xml"))
