@@ -101,8 +101,9 @@ class SnapshotSpec(BaseModel):
                 raise ValueError(f"unknown key {key!r}: neither a spec field nor an app's seed section (sections: "
                                  f"{', '.join(sorted(sections)) or 'none'})")
             items = data.pop(key) or []
-            if not isinstance(items, list):
-                raise ValueError(f"{key}: a list of {sections[key].item.__name__} items, not {type(items).__name__}")
+            if not isinstance(items, list):  # ValueError: pydantic reports it as this field's validation error
+                raise ValueError(f"{key}: a list of {sections[key].item.__name__} items, "  # noqa: TRY004
+                                 f"not {type(items).__name__}")
             model = sections[key].item
             parsed = []
             for i, item in enumerate(items):
@@ -119,6 +120,12 @@ class SnapshotSpec(BaseModel):
     def items(self, key: str) -> list[Any]:
         """The items of the app section ``key`` (empty when the spec has none)."""
         return list(self.seeds.get(key, []))
+
+    def __getattr__(self, name: str) -> Any:
+        """An app section read by its key, as the spec writes it: ``spec.songs``, ``spec.events``."""
+        if not name.startswith("_") and name in seed_sections():
+            return self.items(name)
+        return super().__getattr__(name)  # type: ignore[misc]
 
 
 def snapshots_dir() -> Path:

@@ -18,7 +18,9 @@ from emukit.provision.doctor import run_doctor
 
 UNPREPARED_FAILURES = {"root", "package net.gsantner.markor", "package code.name.monkey.retromusic",
                        "permissions code.name.monkey.retromusic", "all-files access", "first run notes",
-                       "first run music", "demo mode", "clock prefs", "snapshots present", "snapshot fingerprints"}
+                       "first run music", "demo mode", "clock prefs", "snapshots present", "snapshot fingerprints",
+                       "package com.simplemobiletools.calendar.pro", "permissions com.simplemobiletools.calendar.pro",
+                       "first run calendar"}
 
 
 @pytest.fixture(scope="module")
@@ -64,15 +66,21 @@ def _steps(out: str) -> dict[str, str]:
 def test_first_setup_does_every_step(prepared) -> None:
     _proc, out = prepared
     steps = _steps(out)
-    assert list(steps) == ["adb root", "APK digests", "install net.gsantner.markor",
-                           "install code.name.monkey.retromusic", "permissions net.gsantner.markor",
-                           "app-ops net.gsantner.markor", "first run notes", "permissions code.name.monkey.retromusic",
-                           "app-ops code.name.monkey.retromusic", "first run music", "media", "animations off",
-                           "demo mode", "clean snapshot", "base snapshots"], out
+    # the pinned apps by package: Retro Music, Simple Calendar Pro, Markor
+    assert list(steps) == ["adb root", "APK digests", "install code.name.monkey.retromusic",
+                           "install com.simplemobiletools.calendar.pro", "install net.gsantner.markor",
+                           "permissions code.name.monkey.retromusic", "app-ops code.name.monkey.retromusic",
+                           "first run music", "permissions com.simplemobiletools.calendar.pro",
+                           "app-ops com.simplemobiletools.calendar.pro", "first run calendar",
+                           "permissions net.gsantner.markor", "app-ops net.gsantner.markor", "first run notes", "media",
+                           "animations off", "demo mode", "clean snapshot", "base snapshots"], out
     for step in ("adb root", "install net.gsantner.markor", "install code.name.monkey.retromusic",
                  "app-ops net.gsantner.markor", "first run notes", "permissions code.name.monkey.retromusic",
-                 "first run music", "media", "animations off", "demo mode", "clean snapshot", "base snapshots"):
+                 "first run music", "media", "animations off", "demo mode", "clean snapshot", "base snapshots",
+                 "install com.simplemobiletools.calendar.pro", "permissions com.simplemobiletools.calendar.pro"):
         assert steps[step] == "done", (step, out)
+    # the Calendar shows nothing before its month view on a fresh install (its first launch creates its database)
+    assert steps["first run calendar"] == "already done", out
 
 
 def test_a_second_setup_is_all_already_done(prepared, apks, work, capsys) -> None:
@@ -80,7 +88,7 @@ def test_a_second_setup_is_all_already_done(prepared, apks, work, capsys) -> Non
     assert main(["avd", "setup", proc.serial, "--apks", str(apks), "--data-dir", str(work / "data")]) == 0
     out = capsys.readouterr().out
     steps = _steps(out)
-    assert len(steps) == 15 and set(steps.values()) == {"already done"}, out
+    assert len(steps) == 19 and set(steps.values()) == {"already done"}, out
     assert "nothing to do" in out
 
 
@@ -106,9 +114,10 @@ def test_doctor_passes_every_row_on_the_prepared_device(prepared, adb_server, wo
     finally:
         d.close()
     assert [(c.name, c.detail) for c in checks if not c.ok] == []
-    assert len(checks) == 16
+    assert len(checks) == 20  # the Calendar's package, permissions, first run and database rows besides the 16
+    assert {"package com.simplemobiletools.calendar.pro", "calendar database"} <= {c.name for c in checks}
     assert main(["doctor", proc.serial, "--data-dir", str(work / "data")]) == 0
-    assert "16/16 checks pass" in capsys.readouterr().out
+    assert "20/20 checks pass" in capsys.readouterr().out
 
 
 def test_a_setup_that_cannot_verify_an_apk_names_the_step_and_device(prepared, work, capsys) -> None:
