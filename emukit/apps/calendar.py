@@ -32,12 +32,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from emukit.apps.base import AppProfile, DoctorCheck, operation, register_app
 from emukit.apps.dataspec import AppDatabase, DbReading, RowsSeed
+from emukit.device.driver import Driver
 from emukit.errors import DeviceError
 
 PACKAGE = "com.simplemobiletools.calendar.pro"
 EVENTS_DB = AppDatabase(PACKAGE, "events.db")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+KEYCODE_DEL, KEYCODE_MOVE_END = 67, 123  # android.view.KeyEvent
 
 
 class EventSpec(BaseModel):
@@ -76,17 +76,10 @@ class EventSeed(RowsSeed):
                 "source": "imported-ics", "availability": 0, "color": 0, "type": 0}
 
 
-def read_events(driver: Any) -> DbReading:
+def read_events(driver: Driver) -> DbReading:
     """Every row of ``events`` (an explicit empty reading with its ``reason`` when the app has not created its
     database: installed or cleared and not opened since)."""
     return EVENTS_DB.read(driver, "SELECT * FROM events ORDER BY start_ts, id")
-
-
-def day_title(day: dt.date, current_year: int) -> str:
-    """How the editor shows a date: "October 15 (Sun)", the year only when not the current one
-    (Formatter.getDayTitle, cal Formatter.kt:26-52)."""
-    year = "" if day.year == current_year else f" {day.year}"
-    return f"{MONTHS[day.month - 1]} {day.day}{year} ({day.strftime('%a')})"
 
 
 @register_app
@@ -141,10 +134,10 @@ class CalendarProfile(AppProfile):
             if value is None:
                 continue
             field = self._tap_field(entry)
-            if field.text:
-                self.driver.shell("input keyevent KEYCODE_MOVE_END", check=True)
+            if field.text:  # the caret to the end, then DEL over the old text
+                self.driver.key(KEYCODE_MOVE_END)
                 for _ in range(len(field.text)):
-                    self.driver.key(67)
+                    self.driver.key(KEYCODE_DEL)
             if value:
                 self.driver.type_text(value)
 
@@ -281,7 +274,7 @@ class CalendarProfile(AppProfile):
                 return True, f"no database yet ({reading.reason})", ""
             columns = [r["name"] for r in reading.rows]
             ok = len(columns) == 27 and columns[:4] == ["id", "start_ts", "end_ts", "title"]
-            return (ok, f"events has {len(columns)} columns", f"adb -s {self.driver.serial} shell pm clear "
-                    f"{PACKAGE}; reinstall the pinned build")
+            fix = f"adb -s {self.driver.serial} shell pm clear {PACKAGE}; reinstall the pinned build"
+            return ok, f"events has {len(columns)} columns", fix
 
         return [("calendar database", row)]

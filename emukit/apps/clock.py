@@ -14,6 +14,7 @@ notification (an ``expandableNotificationRow`` holding the Clock's ``chronometer
 from __future__ import annotations
 
 from emukit.apps.base import AppProfile, DoctorCheck, operation, register_app
+from emukit.probes.temporal import PREFS_CE, PREFS_USER_DE
 
 PACKAGE = "com.google.android.deskclock"
 
@@ -30,14 +31,10 @@ class ClockProfile(AppProfile):
         return [("clock prefs", lambda: self._prefs_row(rooted))]
 
     def _prefs_copies(self) -> set[str]:
-        from emukit.probes.temporal import PREFS_CE, PREFS_USER_DE
-
         out = self.driver.shell(f"[ -f {PREFS_USER_DE} ] && echo de; [ -f {PREFS_CE} ] && echo ce; true").text
         return set(out.split())
 
     def _prefs_row(self, rooted: bool) -> tuple[bool, str, str]:
-        from emukit.probes.temporal import PREFS_CE, PREFS_USER_DE
-
         if not rooted:
             return False, "needs root to read the Clock's storage", "fix the root row first"
         where = self._prefs_copies()

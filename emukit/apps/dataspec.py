@@ -107,14 +107,16 @@ class RowsSeed(SeedSection):
 
     @classmethod
     def create_database(cls, driver: Driver) -> None:
-        """Launch the app once so that it creates its database, then go home."""
+        """Launch the app once (through its first-run walk when it has one) so that it creates its database,
+        then go home."""
         from emukit.apps.registry import profile_for
 
         profile = profile_for(driver, cls.profile)
         first_run = getattr(profile, "complete_first_run", None)
         if first_run is not None:
             first_run()
-        profile.launch(fresh=True)
+        else:
+            profile.launch(fresh=True)
         deadline = time.monotonic() + cls.create_timeout_s
         while not cls.database.exists(driver):
             if time.monotonic() > deadline:

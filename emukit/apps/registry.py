@@ -29,14 +29,6 @@ def profile_class(name: str) -> type[AppProfile]:
     return APP_PROFILES[name]
 
 
-def profile_of_package(package: str) -> type[AppProfile] | None:
-    """The registered profile that drives ``package``, None when none does."""
-    for cls in all_profiles():
-        if cls.package == package:
-            return cls
-    return None
-
-
 def installed_version(driver: Driver, package: str) -> str | None:
     """The installed versionName of ``package`` (``dumpsys package``), or None when not installed."""
     return installed_build(driver, package)[0]

@@ -231,7 +231,7 @@ def table_dirs() -> tuple[Path, ...]:
     for ep in entry_points(group=TABLES_GROUP):
         try:
             module = importlib.import_module(ep.value.split(":")[0])
-        except Exception as exc:  # noqa: BLE001 - an outside plugin that fails to import is named
+        except Exception as exc:  # an outside plugin that fails to import is named
             raise ConfigError(f"selector tables {ep.name} = {ep.value} (entry point group {TABLES_GROUP}) cannot "
                               f"be imported: {type(exc).__name__}: {exc}") from exc
         folders = list(getattr(module, "__path__", None) or [Path(str(module.__file__)).parent])

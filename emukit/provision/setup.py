@@ -115,7 +115,7 @@ def install(driver: Driver, pin: AppPin, path: Path) -> StepResult:
     return StepResult(name, True, f"{pin.version_name} ({pin.version_code}) installed from {path.name}")
 
 
-def snapshot_songs() -> dict[str, bytes]:
+def provisioned_files() -> dict[str, bytes]:
     """Device path -> bytes of every file the base snapshot specs' app sections ask to have before the clean
     snapshot (sections with ``provision`` set: the songs a media scan must index), at the paths build_snapshot
     pushes them to."""
@@ -132,7 +132,7 @@ def snapshot_songs() -> dict[str, bytes]:
 
 
 def push_media(driver: Driver) -> StepResult:
-    songs = snapshot_songs()
+    songs = provisioned_files()
     if not songs:
         return StepResult("media", False, "no base snapshot lists songs")
     listing = driver.shell("md5sum " + " ".join(shlex.quote(p) for p in sorted(songs)) + " 2>/dev/null").text

@@ -208,9 +208,7 @@ class VirtualDevice:
         if self.hardware:
             self.package_manager.first_boot_packages()
         for app in self.apps.values():
-            self.fs.makedirs(f"/data/data/{app.package}/shared_prefs")
-            self.fs.makedirs(f"/data/data/{app.package}/databases")
-            self.fs.makedirs(f"/data/data/{app.package}/files")
+            self.package_manager.make_data_dirs(app.package)
         launcher = self.launcher_package
         self.state.back_stack = [Activity(package=launcher, activity=self.apps[launcher].launcher_activity)]
         self.state.running = [launcher]
@@ -285,12 +283,6 @@ class VirtualDevice:
         """The clocks after a snapshot load (:meth:`SystemClock.after_snapshot_load`)."""
         self.system_clock.after_snapshot_load(wall_before_ms)
 
-    def _sync_realtime(self) -> None:
-        self.system_clock.sync_realtime()
-
-    def _time_changed(self) -> None:
-        self.system_clock.time_changed()
-
     # ------------------------------------------------------------------ AlarmManager (services.alarms)
     def set_alarm(self, package: str, tag: str, when_ms: int, type: str = "ELAPSED_REALTIME_WAKEUP") -> None:
         """``AlarmManager.setExact*`` (:meth:`AlarmManager.set`)."""
@@ -299,9 +291,6 @@ class VirtualDevice:
     def cancel_alarms(self, package: str, tag: str | None = None) -> None:
         """``AlarmManager.cancel`` (:meth:`AlarmManager.cancel`)."""
         self.alarm_manager.cancel(package, tag)
-
-    def _fire_due_alarms(self) -> None:
-        self.alarm_manager.fire_due()
 
     # ------------------------------------------------------------------ broadcasts (services.broadcasts)
     def send_broadcast(self, action: str | None, *, component: tuple[str, str] | None = None,
@@ -321,9 +310,6 @@ class VirtualDevice:
     def apps(self) -> dict[str, App]:
         """The installed apps by package (:attr:`PackageManager.apps`)."""
         return self.package_manager.apps
-
-    def _sync_installed(self) -> None:
-        self.package_manager.sync_installed()
 
     def app(self, package: str) -> App:
         return self.package_manager.app(package)
@@ -381,17 +367,10 @@ class VirtualDevice:
     def ensure_process(self, package: str) -> None:
         self.activity_manager.ensure_process(package)
 
-    def _lifecycle(self, before: Activity) -> None:
-        self.activity_manager.lifecycle(before)
-
     def start_activity(self, package: str, activity: str | None = None,
                        extras: dict[str, str] | None = None, new_task: bool = True) -> Activity:
         """``am start`` (:meth:`ActivityManager.start_activity`)."""
         return self.activity_manager.start_activity(package, activity, extras, new_task)
-
-    def _start_activity(self, package: str, activity: str | None, extras: dict[str, str] | None,
-                        new_task: bool) -> Activity:
-        return self.activity_manager.start_activity_no_lifecycle(package, activity, extras, new_task)
 
     def push_activity(self, package: str, activity: str, state: dict | None = None) -> Activity:
         return self.activity_manager.push_activity(package, activity, state)
@@ -409,9 +388,6 @@ class VirtualDevice:
     def kill_process(self, package: str) -> None:
         """``am kill`` (:meth:`ActivityManager.kill_process`)."""
         self.activity_manager.kill_process(package)
-
-    def _end_process(self, package: str) -> None:
-        self.activity_manager.end_process(package)
 
     def crash_foreground(self) -> str:
         return self.activity_manager.crash_foreground()

@@ -14,7 +14,7 @@ from emukit.vdevice.apps.calendar import CalendarApp
 from emukit.vdevice.apps.calendar import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
-from emukit.vdevice.ui.view import View
+from tests.vdevice.views import exists, find, tap
 
 T = table("com.simplemobiletools.calendar.pro")
 PKG = T.package
@@ -30,20 +30,6 @@ def device(tmp_path) -> VirtualDevice:
     dev = VirtualDevice(tmp_path / "d", wipe=True)
     dev.wm.crash_on_error = False  # an exception in the app fails the test instead of "crashing" the app
     return dev
-
-
-def find(dev: VirtualDevice, **attrs: object) -> View:
-    found = dev.wm.find_view(lambda v: all(getattr(v, k) == val for k, val in attrs.items()))
-    assert found is not None, attrs
-    return found
-
-
-def exists(dev: VirtualDevice, **attrs: object) -> bool:
-    return dev.wm.find_view(lambda v: all(getattr(v, k) == val for k, val in attrs.items())) is not None
-
-
-def tap(dev: VirtualDevice, **attrs: object) -> None:
-    dev.wm.tap(*find(dev, **attrs).center)
 
 
 def text_of(dev: VirtualDevice, entry: str) -> str:
@@ -558,11 +544,14 @@ def test_hardware_disclaimer_settings_button_writes_nothing(hardware: VirtualDev
     dev.start_activity(PKG)
     open_new_event(dev, "Not yet")
     tap(dev, resource_id=T.rid("save"))
-    tap(dev, resource_id="android:id/button2", text="Settings")
-    assert dev.current_focus() == (PKG, EDITOR) and events(dev) == []
+    # the neutral button opens the app's details in Settings and leaves the Disclaimer up
+    # (cal ReminderWarningDialog.kt:20-29: setNeutralButton, redirectToSettings)
+    tap(dev, resource_id="android:id/button3", text="Settings")
+    assert dev.current_focus()[0] == "com.android.settings" and events(dev) == []
     assert not D.prefs(dev).get_bool("was_alarm_warning_shown")
-    tap(dev, resource_id=T.rid("save"))  # asks again; OK with the permission granted saves at once
-    tap(dev, resource_id="android:id/button1", text="OK")
+    dev.wm.key(BACK)
+    assert dev.current_focus() == (PKG, EDITOR) and exists(dev, text=T.text("reminder_warning_title"))
+    tap(dev, resource_id="android:id/button1", text="OK")  # OK with the permission granted saves at once
     assert dev.current_focus() == (PKG, MAIN)
     assert [r["title"] for r in events(dev)] == ["Not yet"]
 

@@ -13,7 +13,7 @@ import pytest
 from emukit.apps.selectors import table
 from emukit.vdevice.apps.notes import NotesApp, notebook, storage, viewer
 from emukit.vdevice.device import VirtualDevice
-from emukit.vdevice.ui.view import View
+from tests.vdevice.views import exists, find, tap
 
 T = table("net.gsantner.markor")
 PKG = T.package
@@ -30,20 +30,6 @@ def device(tmp_path) -> VirtualDevice:
     dev.wm.crash_on_error = False  # an exception in the app fails the test instead of "crashing" the app
     dev.fs.makedirs(NOTEBOOK)
     return dev
-
-
-def find(dev: VirtualDevice, **attrs: object) -> View:
-    found = dev.wm.find_view(lambda v: all(getattr(v, k) == val for k, val in attrs.items()))
-    assert found is not None, attrs
-    return found
-
-
-def exists(dev: VirtualDevice, **attrs: object) -> bool:
-    return dev.wm.find_view(lambda v: all(getattr(v, k) == val for k, val in attrs.items())) is not None
-
-
-def tap(dev: VirtualDevice, **attrs: object) -> None:
-    dev.wm.tap(*find(dev, **attrs).center)
 
 
 def read(dev: VirtualDevice, name: str) -> str:

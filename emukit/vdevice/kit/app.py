@@ -11,7 +11,6 @@ stack where the dialog is a window of its own over the activity.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -160,6 +159,3 @@ class KitApp(App):
             if overlay is not None:
                 root.add(overlay)
         return root
-
-    def gallery_scenes(self, device: VirtualDevice) -> Iterator[str]:
-        yield from ()

@@ -94,12 +94,8 @@ def overflow_menu(ctx: Ctx, entry: str, items: Sequence[MenuItem], title_rid: st
         return run
 
     hidden = [i for i in items if not i.always]
-    menu = w.popup_menu(ctx.frame, (ctx.frame[2] - theme.dp(8), ctx.frame[1] + theme.dp(8)),
-                        [(ctx.text(i.entry), choose(i)) for i in hidden], dismiss)
-    for row in menu.walk():
-        if row.resource_id == "android:id/title":
-            row.resource_id = title_rid
-    return menu
+    return w.popup_menu(ctx.frame, (ctx.frame[2] - theme.dp(8), ctx.frame[1] + theme.dp(8)),
+                        [(ctx.text(i.entry), choose(i)) for i in hidden], dismiss, title_rid)
 
 
 def recycler(ctx: Ctx, entry: str, area: Bounds, rows: Sequence[tuple[int, Callable[[int], View]]],
@@ -121,10 +117,10 @@ def fab(ctx: Ctx, entry: str, icon: str, on_click: Callable[[], Any], area: Boun
 
 
 def confirm(ctx: Ctx, message: str, on_yes: Callable[[], Any], *, title: str = "", yes: str = "OK",
-            no: str = "Cancel", on_no: Callable[[], Any] | None = None, ids: dict[str, str] | None = None) -> View:
+            no: str = "Cancel", on_no: Callable[[], Any] | None = None, title_rid: str = "android:id/alertTitle",
+            message_rid: str = "android:id/message") -> View:
     """An AlertDialog asking ``message``: ``no`` (``android:id/button2``) closes it, ``yes`` (``button1``) closes
-    it and runs ``on_yes``. ``ids`` renames the framework ids an app's dialog does not use (AppCompat's
-    ``alertTitle`` and ``message`` are merged into the app's package; a custom layout has its own)."""
+    it and runs ``on_yes``. ``title_rid`` / ``message_rid`` as in :func:`~emukit.vdevice.ui.widgets.dialog`."""
     def cancel() -> None:
         ctx.close_dialog()
         if on_no is not None:
@@ -134,8 +130,5 @@ def confirm(ctx: Ctx, message: str, on_yes: Callable[[], Any], *, title: str = "
         ctx.close_dialog()
         on_yes()
 
-    view = w.dialog(ctx.frame, title, message, buttons=[(no, cancel), (yes, accept)], on_dismiss=cancel)
-    for node in view.walk():
-        if ids and node.resource_id in ids:
-            node.resource_id = ids[node.resource_id]
-    return view
+    return w.dialog(ctx.frame, title, message, buttons=[(no, cancel), (yes, accept)], on_dismiss=cancel,
+                    title_rid=title_rid, message_rid=message_rid)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -193,8 +194,6 @@ def time_dialog(ctx: Ctx, dlg: dict[str, Any], on_ok: Callable[[int, int], None]
     dial_view = View(cls="android.view.View", bounds=(cx - size // 2, cy - size // 2, cx + size // 2, cy + size // 2),
                      resource_id=ids["dial"],
                      style=Style(bg=theme.SURFACE_VARIANT, radius=size // 2))
-    import math
-
     values = list(range(24)) if dial == "hour" else list(range(0, 60, 5))
     chosen = hour if dial == "hour" else minute
 

@@ -75,6 +75,12 @@ class PackageManager:
                 device.state.packages[pkg] = PackageState(granted=list(app.runtime_permissions))
         self.sync_installed()
 
+    def make_data_dirs(self, package: str) -> None:
+        """The app's private folders (``/data/data/<package>/shared_prefs``, ``databases``, ``files``), made at
+        install as installd does."""
+        for name in ("shared_prefs", "databases", "files"):
+            self.device.fs.makedirs(f"/data/data/{package}/{name}")
+
     def app(self, package: str) -> App:
         try:
             return self.apps[package]
@@ -200,8 +206,7 @@ class PackageManager:
             device.fs.write_bytes(apk_file(package), apk)
             os.utime(device.fs.host(apk_file(package)), (when, when))
             os.utime(folder, (first, first))
-            for name in ("shared_prefs", "databases", "files"):
-                device.fs.makedirs(f"/data/data/{package}/{name}")
+            self.make_data_dirs(package)
             self.sync_installed()
             if hasattr(app, "install") and not updating:
                 app.install(device)

@@ -257,10 +257,14 @@ def scrim(frame: Bounds, on_tap: Callback | None = None) -> View:
 
 def dialog(frame: Bounds, title: str, message: str = "", *, buttons: Sequence[tuple[str, Callback]] = (),
            content: Callable[[Bounds], list[View]] | None = None, content_height: int = 0,
-           on_dismiss: Callback | None = None) -> View:
+           on_dismiss: Callback | None = None, title_rid: str = "android:id/alertTitle",
+           message_rid: str = "android:id/message", button_ids: Sequence[str] | None = None) -> View:
     """An alert dialog centred in ``frame`` over a scrim. Buttons are laid out right-aligned in the given
-    order; the last one gets ``android:id/button1`` (positive), the one before ``button2`` and so on.
+    order; the last one gets ``android:id/button1`` (positive), the one before ``button2`` and so on, unless
+    ``button_ids`` names each button's id in the given order (a neutral ``button3`` beside a positive one).
     ``content(box)`` may add views (fields, choices) in a box of ``content_height`` px under the message.
+    ``title_rid`` / ``message_rid``: the ids of the title and message (an AppCompat dialog's are merged into the
+    app's package; a custom message layout has its own).
     """
     left, top, right, bottom = frame
     margin, pad = px(84), px(72)
@@ -277,21 +281,22 @@ def dialog(frame: Bounds, title: str, message: str = "", *, buttons: Sequence[tu
     card = View(bounds=(x0, y0, x0 + width, y0 + height), resource_id="android:id/content",
                 style=Style(bg=theme.SURFACE, radius=px(70), elevation=px(16)))
     card.add(label((x0 + pad, y0 + px(64), x0 + width - pad, y0 + px(140)), title, size=theme.TEXT_TITLE_L - px(4),
-                   rid="android:id/alertTitle"))
+                   rid=title_rid))
     y = y0 + px(160)
     if message:
         card.add(label((x0 + pad, y, x0 + width - pad, y + msg_lines * msg_h), message, color=theme.TEXT_SECONDARY,
-                       valign="top", max_lines=msg_lines, rid="android:id/message"))
+                       valign="top", max_lines=msg_lines, rid=message_rid))
         y += msg_lines * msg_h + px(24)
     if content is not None:
         card.add(*content((x0 + px(48), y, x0 + width - px(48), y + content_height)))
         y += content_height
     end = x0 + width - px(48)
-    ids = ["android:id/button1", "android:id/button2", "android:id/button3"]
+    ids = list(reversed(button_ids)) if button_ids is not None else [
+        "android:id/button1", "android:id/button2", "android:id/button3"]
     for i, (text, callback) in enumerate(reversed(list(buttons))):
         w = text_button_width(text)
         card.add(button((end - w, y0 + height - px(138), end, y0 + height - px(42)), text, callback, kind="text",
-                        rid=ids[i] if i < 3 else ""))
+                        rid=ids[i] if i < len(ids) else ""))
         end -= w + px(12)
     layer.add(card)
     return layer
@@ -324,8 +329,9 @@ def floating_toolbar(x: int, y: int, items: Sequence[tuple[str, Callback]],
 
 
 def popup_menu(frame: Bounds, anchor: tuple[int, int], items: Sequence[tuple[str, Callback]],
-               on_dismiss: Callback) -> View:
-    """An overflow menu whose top-right corner is at ``anchor``; taps outside call ``on_dismiss``."""
+               on_dismiss: Callback, title_rid: str = "android:id/title") -> View:
+    """An overflow menu whose top-right corner is at ``anchor``; taps outside call ``on_dismiss``; each row's
+    TextView has ``title_rid`` (AppCompat's popup rows are merged into the app's package)."""
     f = font(theme.TEXT_BODY_L)
     width = max(px(480), max((int(f.getlength(text)) for text, _ in items), default=0) + px(120))
     right = min(anchor[0], frame[2] - px(24))
@@ -337,7 +343,7 @@ def popup_menu(frame: Bounds, anchor: tuple[int, int], items: Sequence[tuple[str
     for i, (text, callback) in enumerate(items):
         y = top + px(12) + i * ROW_H
         menu.add(View(cls="android.widget.TextView", bounds=(right - width, y, right, y + ROW_H), text=text,
-                      resource_id="android:id/title", clickable=True, on_click=callback,
+                      resource_id=title_rid, clickable=True, on_click=callback,
                       style=Style(font_size=theme.TEXT_BODY_L, padding=px(48))))
     layer.add(menu)
     return layer

@@ -31,6 +31,7 @@ from emukit.vdevice.ui.view import Style, View
 
 dp = theme.dp
 NOTIFICATIONS = "android.permission.POST_NOTIFICATIONS"
+SETTINGS = "com.android.settings"
 SAVE_REQUEST = 1
 FIELDS = ("title", "location", "description")
 TEXT_ROW = Style(fg=theme.TEXT, font_size=theme.TEXT_BODY_L, padding=dp(16))
@@ -198,6 +199,25 @@ class EventScreen(Screen):
         return root
 
     # ------------------------------------------------------------------------------------ dialogs
+    def _disclaimer(self, ctx: Ctx) -> View:
+        """ReminderWarningDialog: OK (positive) accepts and goes on saving; Settings (neutral) opens the app's
+        details page in Settings and the dialog stays; an outside tap does nothing (cancelOnTouchOutside false,
+        cal ReminderWarningDialog.kt:20-29)."""
+        def accept() -> None:
+            ctx.close_dialog()
+            prefs = D.prefs(ctx.device)
+            prefs.put_bool("was_alarm_warning_shown", True)
+            shared_prefs.save(ctx.device, D.PREFS, prefs)
+            self.save(ctx, warned=True)
+
+        def settings() -> None:
+            ctx.device.app(SETTINGS).open_page(ctx.device, "app_info", pkg=T.package)
+
+        return w.dialog(ctx.frame, T.text("reminder_warning_title"), T.text("reminder_warning_text"),
+                        buttons=[("Settings", settings), ("OK", accept)],
+                        button_ids=[T.rid("reminder_warning_settings"), T.rid("reminder_warning_ok")],
+                        title_rid=T.rid("dialog_title"), message_rid=T.rid("reminder_warning_text"))
+
     def _set(self, ctx: Ctx, field: str, when: dt.datetime) -> None:
         """A new start keeps the duration (EventActivity.kt:1550-1584); a new end is taken as it is."""
         start, end = _parse(ctx.state["start"]), _parse(ctx.state["end"])
@@ -217,25 +237,17 @@ class EventScreen(Screen):
         if kind == "time":
             return pickers.time_dialog(ctx, dialog, lambda h, m: self._set(
                 ctx, field, current.replace(hour=h, minute=m)), pickers.material_time_ids(T.package))
-        appcompat = {"android:id/alertTitle": T.rid("dialog_title"), "android:id/message": T.rid("dialog_message")}
+        dialog_ids = {"title_rid": T.rid("dialog_title"), "message_rid": T.rid("dialog_message")}
         if kind == "unsaved":
             return parts.confirm(ctx, T.text("save_changes_message"), lambda: self.save(ctx), yes="Save",
-                                 no="Discard", on_no=ctx.device.finish_top, ids=appcompat)
+                                 no="Discard", on_no=ctx.device.finish_top, **dialog_ids)
         if kind == "delete":
             return parts.confirm(ctx, T.text("delete_message"), lambda: self._delete(ctx), yes="Yes", no="No",
-                                 ids={**appcompat, "android:id/message": T.rid("delete_message")})
+                                 title_rid=T.rid("dialog_title"), message_rid=T.rid("delete_message"))
         if kind == "disclaimer":
-            def accept() -> None:
-                prefs = D.prefs(ctx.device)
-                prefs.put_bool("was_alarm_warning_shown", True)
-                shared_prefs.save(ctx.device, D.PREFS, prefs)
-                self.save(ctx, warned=True)
-
-            return parts.confirm(ctx, "Please make sure the reminders work properly before relying on them.",
-                                 accept, title=T.text("reminder_warning_title"), yes="OK", no="Settings",
-                                 ids={**appcompat, "android:id/message": T.rid("reminder_warning_text")})
+            return self._disclaimer(ctx)
         if kind == "permission_required":
-            return w.dialog(ctx.frame, T.text("permission_required_title"),
-                            "Notifications are required for reminders.",
-                            buttons=[("Cancel", ctx.close_dialog), ("Grant Permission", ctx.close_dialog)])
+            return w.dialog(ctx.frame, T.text("permission_required_title"), T.text("permission_required_message"),
+                            buttons=[("Cancel", ctx.close_dialog), ("Grant Permission", ctx.close_dialog)],
+                            on_dismiss=ctx.close_dialog, **dialog_ids)
         return None

@@ -1,0 +1,21 @@
+"""Finding and tapping views of an in-process virtual device by their attributes (the app tests' helpers)."""
+
+from __future__ import annotations
+
+from emukit.vdevice.device import VirtualDevice
+from emukit.vdevice.ui.view import View
+
+
+def find(dev: VirtualDevice, **attrs: object) -> View:
+    """The first view on screen whose attributes equal ``attrs`` (AssertionError naming them when none does)."""
+    found = dev.wm.find_view(lambda v: all(getattr(v, k) == val for k, val in attrs.items()))
+    assert found is not None, attrs
+    return found
+
+
+def exists(dev: VirtualDevice, **attrs: object) -> bool:
+    return dev.wm.find_view(lambda v: all(getattr(v, k) == val for k, val in attrs.items())) is not None
+
+
+def tap(dev: VirtualDevice, **attrs: object) -> None:
+    dev.wm.tap(*find(dev, **attrs).center)
