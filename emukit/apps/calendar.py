@@ -174,9 +174,9 @@ class CalendarProfile(AppProfile):
         else:
             self.driver.tap(**self.sel("end_time"))
         self.driver.element(**self.sel("time_picker_ok"))
-        self.driver.tap(**self.sel("time_picker_number", value=hour))
-        self.driver.wait_stable()
-        self.driver.tap(**self.sel("time_picker_number", value=minute))
+        self.driver.tap(**self.sel("time_picker_hour", value="00" if hour == 0 else hour))
+        self.driver.wait_stable()  # picking an hour turns the face to the minutes
+        self.driver.tap(**self.sel("time_picker_minute", value=f"{minute:02d}"))
         self.driver.tap(**self.sel("time_picker_ok"))
 
     @operation

@@ -339,13 +339,14 @@ def test_date_picker_on_a_new_event_and_cancel(device: VirtualDevice) -> None:
 
 
 def test_time_picker_sets_the_start_time_and_keeps_the_duration(device: VirtualDevice) -> None:
+    """The Material clock face: numbers described "<n> hours" / "<n> minutes" (material 1.9.0 strings.xml:27-28)."""
     device.start_activity(PKG)
     open_new_event(device, "Call")
     tap(device, resource_id=T.rid("start_time"))
     assert find(device, resource_id=f"{PKG}:id/material_hour_tv").text == "10"
-    tap(device, content_desc="16")
+    tap(device, content_desc="16 hours")
     assert find(device, resource_id=f"{PKG}:id/material_minute_tv").checked
-    tap(device, content_desc="45")
+    tap(device, content_desc="45 minutes")
     tap(device, resource_id=f"{PKG}:id/material_timepicker_ok_button")
     assert text_of(device, "start_time") == text_of(device, "end_time") == "16:45"
     tap(device, resource_id=T.rid("save"))
@@ -358,7 +359,7 @@ def test_end_before_start_toasts_and_writes_nothing(device: VirtualDevice) -> No
     device.start_activity(PKG)
     open_new_event(device, "Backwards")
     tap(device, resource_id=T.rid("end_time"))
-    tap(device, content_desc="8")
+    tap(device, content_desc="8 hours")
     tap(device, resource_id=f"{PKG}:id/material_timepicker_ok_button")
     assert (text_of(device, "start_time"), text_of(device, "end_time")) == ("10:00", "08:00")  # a new end as is
     tap(device, resource_id=T.rid("save"))

@@ -291,15 +291,22 @@ def test_time_dialog_hour_moves_to_minutes_and_ok_gives_the_time(ctx: Ctx) -> No
 
 
 def test_time_dialog_with_material_ids(ctx: Ctx) -> None:
-    ids = pickers.material_time_ids(CAL)
+    """MaterialTimePicker's ids, and its clock face's TextViews: hours "00", "1" ... described "<n> hours"."""
     pickers.open_time(ctx, "end", 7, 5)
-    view = pickers.time_dialog(ctx, ctx.dialog_open, lambda h, m: None, ids)
+    view = pickers.time_dialog(ctx, ctx.dialog_open, lambda h, m: None, pickers.material_time(CAL))
     assert one(view, resource_id=f"{CAL}:id/material_hour_tv").text == "07"
     assert one(view, resource_id=f"{CAL}:id/material_minute_tv").text == "05"
     assert one(view, resource_id=f"{CAL}:id/header_title").text == "Select time"
     one(view, resource_id=f"{CAL}:id/material_timepicker_ok_button")
     one(view, resource_id=f"{CAL}:id/material_clock_face")
     assert not [v for v in view.walk() if v.resource_id.startswith("android:id/hours")]
+    face = one(view, resource_id=f"{CAL}:id/material_clock_face")
+    assert [(v.cls, v.text, v.content_desc) for v in face.children][:2] == [
+        ("android.widget.TextView", "00", "00 hours"), ("android.widget.TextView", "1", "1 hours")]
+    click(one(face, content_desc="7 hours"))
+    face = one(pickers.time_dialog(ctx, ctx.dialog_open, lambda h, m: None, pickers.material_time(CAL)),
+               resource_id=f"{CAL}:id/material_clock_face")
+    assert [v.content_desc for v in face.children][:3] == ["00 minutes", "05 minutes", "10 minutes"]
 
 
 def test_kit_app_back_closes_an_open_dialog_first(device: VirtualDevice) -> None:

@@ -25,6 +25,7 @@ import calendar
 import datetime as dt
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from emukit.vdevice.kit.app import Ctx
@@ -139,37 +140,57 @@ def date_dialog(ctx: Ctx, dlg: dict[str, Any], on_ok: Callable[[dt.date], None])
     return layer
 
 
-#: the framework TimePickerDialog's ids; Material Components' MaterialTimePicker (an app's own package) names
-#: the same parts ``material_hour_tv``, ``material_minute_tv``, ``material_clock_face``,
-#: ``material_timepicker_ok_button`` / ``material_timepicker_cancel_button`` and titles itself "Select time"
-FRAMEWORK_TIME_IDS = {"number_cls": "android.view.View", "hours": "android:id/hours", "minutes": "android:id/minutes", "dial": "android:id/radial_picker",
-                      "ok": "android:id/button1", "cancel": "android:id/button2", "header": "android:id/time_header",
-                      "title": ""}
+@dataclass(frozen=True)
+class TimePickerParts:
+    """How a time picker names its parts and labels its clock-face numbers (``{}``: the number's text)."""
+
+    hours: str
+    minutes: str
+    dial: str
+    ok: str
+    cancel: str
+    header: str
+    title: str  # "" when the picker has no title
+    number_cls: str
+    zero_hour: str  # the text of hour 0 on the 24-hour face
+    hour_desc: str
+    minute_desc: str
 
 
-def material_time_ids(package: str) -> dict[str, str]:
-    """MaterialTimePicker's ids in ``package`` (material-components-android 1.9.0 timepicker layouts)."""
+#: the framework TimePickerDialog (time_picker_material.xml; RadialTimePickerView's numbers are described by
+#: their value)
+FRAMEWORK_TIME = TimePickerParts(hours="android:id/hours", minutes="android:id/minutes", dial="android:id/radial_picker",
+                                 ok="android:id/button1", cancel="android:id/button2", header="android:id/time_header",
+                                 title="", number_cls="android.view.View", zero_hour="0", hour_desc="{}",
+                                 minute_desc="{}")
+
+
+def material_time(package: str) -> TimePickerParts:
+    """Material Components' MaterialTimePicker (1.9.0) in an app's package: its ids, the title "Select time",
+    the clock face's TextViews (material_clockface_textview) with hours "00", "1" ... "23" described
+    "<n> hours" and minutes "00", "05" ... described "<n> minutes" (ClockFaceView.java:227-246,
+    TimePickerClockPresenter.java:53-59, 172, 249; timepicker/res/values/strings.xml:27-28)."""
     rid = f"{package}:id/"
-    return {"number_cls": "android.widget.TextView", "hours": rid + "material_hour_tv", "minutes": rid + "material_minute_tv",
-            "dial": rid + "material_clock_face", "ok": rid + "material_timepicker_ok_button",
-            "cancel": rid + "material_timepicker_cancel_button", "header": rid + "material_timepicker_view",
-            "title": rid + "header_title"}
+    return TimePickerParts(hours=rid + "material_hour_tv", minutes=rid + "material_minute_tv",
+                           dial=rid + "material_clock_face", ok=rid + "material_timepicker_ok_button",
+                           cancel=rid + "material_timepicker_cancel_button", header=rid + "material_timepicker_view",
+                           title=rid + "header_title", number_cls="android.widget.TextView", zero_hour="00",
+                           hour_desc="{} hours", minute_desc="{} minutes")
 
 
 def time_dialog(ctx: Ctx, dlg: dict[str, Any], on_ok: Callable[[int, int], None],
-                ids: dict[str, str] | None = None) -> View:
-    """The time picker for ``dlg`` (see :func:`open_time`); OK closes it and passes (hour, minute). ``ids``:
-    :data:`FRAMEWORK_TIME_IDS` (default) or :func:`material_time_ids`."""
-    ids = ids or FRAMEWORK_TIME_IDS
+                parts: TimePickerParts = FRAMEWORK_TIME) -> View:
+    """The time picker for ``dlg`` (see :func:`open_time`); OK closes it and passes (hour, minute). ``parts``:
+    :data:`FRAMEWORK_TIME` or :func:`material_time`."""
     hour, minute, dial = int(dlg["hour"]), int(dlg["minute"]), dlg.get("dial", "hour")
     size = dp(256)
     height = dp(96) + size + dp(24) + dp(64)
     layer, card, box = _card(ctx, height)
     x0, y0, x1, _ = box
-    header = View(cls="android.widget.RelativeLayout", bounds=(x0, y0, x1, y0 + dp(96)), resource_id=ids["header"])
-    if ids["title"]:
+    header = View(cls="android.widget.RelativeLayout", bounds=(x0, y0, x1, y0 + dp(96)), resource_id=parts.header)
+    if parts.title:
         header.add(View(cls="android.widget.TextView", bounds=(x0 + dp(24), y0 + dp(4), x1 - dp(24), y0 + dp(20)),
-                        text="Select time", resource_id=ids["title"],
+                        text="Select time", resource_id=parts.title,
                         style=Style(fg=theme.TEXT_SECONDARY, font_size=theme.TEXT_SMALL)))
     mid = (x0 + x1) // 2
 
@@ -178,9 +199,9 @@ def time_dialog(ctx: Ctx, dlg: dict[str, Any], on_ok: Callable[[int, int], None]
             dlg["dial"] = which
         return run
 
-    for rid, text, bounds, which in ((ids["hours"], f"{hour:02d}", (mid - dp(96), y0 + dp(16), mid - dp(8),
+    for rid, text, bounds, which in ((parts.hours, f"{hour:02d}", (mid - dp(96), y0 + dp(16), mid - dp(8),
                                                                           y0 + dp(80)), "hour"),
-                                     (ids["minutes"], f"{minute:02d}", (mid + dp(8), y0 + dp(16), mid + dp(96),
+                                     (parts.minutes, f"{minute:02d}", (mid + dp(8), y0 + dp(16), mid + dp(96),
                                                                               y0 + dp(80)), "minute")):
         on = dial == which
         header.add(View(cls="android.widget.TextView", bounds=bounds, text=text, resource_id=rid, clickable=True,
@@ -192,7 +213,7 @@ def time_dialog(ctx: Ctx, dlg: dict[str, Any], on_ok: Callable[[int, int], None]
     card.add(header)
     cx, cy = mid, y0 + dp(96) + size // 2
     dial_view = View(cls="android.view.View", bounds=(cx - size // 2, cy - size // 2, cx + size // 2, cy + size // 2),
-                     resource_id=ids["dial"],
+                     resource_id=parts.dial,
                      style=Style(bg=theme.SURFACE_VARIANT, radius=size // 2))
     values = list(range(24)) if dial == "hour" else list(range(0, 60, 5))
     chosen = hour if dial == "hour" else minute
@@ -213,9 +234,10 @@ def time_dialog(ctx: Ctx, dlg: dict[str, Any], on_ok: Callable[[int, int], None]
         angle = math.radians(slot * 30 - 90)
         vx, vy = cx + int(radius * math.cos(angle)), cy + int(radius * math.sin(angle))
         on = value == chosen
-        dial_view.add(View(cls=ids["number_cls"], bounds=(vx - cell // 2, vy - cell // 2, vx + cell // 2,
+        label = (parts.zero_hour if value == 0 else str(value)) if dial == "hour" else f"{value:02d}"
+        dial_view.add(View(cls=parts.number_cls, bounds=(vx - cell // 2, vy - cell // 2, vx + cell // 2,
                                                             vy + cell // 2),
-                           text=str(value) if dial == "hour" else f"{value:02d}", content_desc=str(value),
+                           text=label, content_desc=(parts.hour_desc if dial == "hour" else parts.minute_desc).format(label),
                            clickable=True, selected=on, on_click=pick(value),
                            style=Style(align="center", radius=cell // 2, font_size=theme.TEXT_LABEL,
                                        bg=theme.PRIMARY if on else None, fg=theme.ON_PRIMARY if on else theme.TEXT)))
@@ -225,5 +247,5 @@ def time_dialog(ctx: Ctx, dlg: dict[str, Any], on_ok: Callable[[int, int], None]
         ctx.close_dialog()
         on_ok(int(dlg["hour"]), int(dlg["minute"]))
 
-    _buttons(ctx, card, box, ok, ids["ok"], ids["cancel"])
+    _buttons(ctx, card, box, ok, parts.ok, parts.cancel)
     return layer

@@ -236,7 +236,7 @@ class EventScreen(Screen):
                 ctx, field, dt.datetime.combine(day, current.time())))
         if kind == "time":
             return pickers.time_dialog(ctx, dialog, lambda h, m: self._set(
-                ctx, field, current.replace(hour=h, minute=m)), pickers.material_time_ids(T.package))
+                ctx, field, current.replace(hour=h, minute=m)), pickers.material_time(T.package))
         dialog_ids = {"title_rid": T.rid("dialog_title"), "message_rid": T.rid("dialog_message")}
         if kind == "unsaved":
             return parts.confirm(ctx, T.text("save_changes_message"), lambda: self.save(ctx), yes="Save",
