@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
 
+_INTENT = "_intent_extras"  # the activity state key that carries Ctx.start's extras to on_create
+
+
 @dataclass
 class Ctx:
     """What a screen works with: the device, its activity (``state`` is the activity's state), the app and,
@@ -60,6 +63,11 @@ class Ctx:
 
     def toast(self, text: str) -> None:
         self.device.state.ui.toast = text
+
+    def start(self, activity: str, extras: dict[str, str] | None = None) -> Activity:
+        """Open another activity of this app on top (``startActivity`` with an explicit intent); its screen's
+        :meth:`Screen.on_create` gets ``extras``."""
+        return self.device.push_activity(self.app.package, activity, {_INTENT: dict(extras or {})})
 
 
 class Screen(abc.ABC):
@@ -129,6 +137,7 @@ class KitApp(App):
 
     # lifecycle, handed to the activity's screen -------------------------------------------------------
     def on_create(self, device: VirtualDevice, act: Activity, extras: dict[str, str]) -> None:
+        extras = {**extras, **act.state.pop(_INTENT, {})}  # what :meth:`Ctx.start` passed
         self.screen(act).on_create(self.ctx(device, act), extras)
 
     def on_resume(self, device: VirtualDevice, act: Activity) -> None:

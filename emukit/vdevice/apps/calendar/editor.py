@@ -62,7 +62,6 @@ class EventScreen(Screen):
     activity = ".activities.EventActivity"
 
     def on_create(self, ctx: Ctx, extras: dict[str, str]) -> None:
-        extras = {**extras, **ctx.state.pop("intent", {})}
         if ctx.state.get("loaded"):
             return
         event_id = int(extras["event_id"]) if extras.get("event_id") else None

@@ -25,7 +25,7 @@ def open_editor(ctx: Ctx, event_id: int | None = None, day: dt.date | None = Non
     extras = {"event_id": str(event_id)} if event_id is not None else {}
     if day is not None:
         extras["day"] = day.isoformat()
-    ctx.device.push_activity(T.package, EDITOR, {"intent": extras})  # the intent's extras reach onCreate
+    ctx.start(EDITOR, extras)
 
 
 def event_row(ctx: Ctx, area: tuple[int, int, int, int], top: int, event: dict[str, Any]) -> View:

@@ -40,7 +40,7 @@ class ListScreen(Screen):
         rows = [(theme.dp(56), lambda top, m=m: w.label((area[0] + theme.dp(16), top, area[2], top + theme.dp(56)),
                                                           m["title"], rid=ctx.rid("row_title"))) for m in memos]
         root.add(parts.recycler(ctx, "list", area, rows))
-        root.add(parts.fab(ctx, "fab", "plus", lambda: ctx.device.push_activity(T.package, ".EditActivity")))
+        root.add(parts.fab(ctx, "fab", "plus", lambda: ctx.start(".EditActivity")))
         menu = parts.overflow_menu(ctx, "toolbar", items, ctx.rid("overflow_title"))
         if menu is not None:
             root.add(menu)
