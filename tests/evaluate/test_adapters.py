@@ -125,10 +125,16 @@ class Stub:
                         answer = stub.script[0] if len(stub.script) == 1 else stub.script.pop(0)
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
+                released = False
                 try:
                     status, payload, delay, extra = answer if answer is not None else stub.respond(body, n)
                     time.sleep(delay)
                     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                    # A request stops counting before its reply leaves: once the client has the reply it may
+                    # send the next one, which must not find this handler still counted.
+                    with lock:
+                        stub.in_flight -= 1
+                        released = True
                     self.send_response(status)
                     for k, v in extra.items():
                         self.send_header(k, v)
@@ -139,8 +145,9 @@ class Stub:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
                 finally:
-                    with lock:
-                        stub.in_flight -= 1
+                    if not released:
+                        with lock:
+                            stub.in_flight -= 1
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
