@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
+import re
 import secrets
 import socket
 import threading
@@ -32,6 +33,7 @@ HELP = """Android console commands:
     ping             check if the emulator is alive
     avd              control virtual device execution (name, status, snapshot list|save|load|delete)
     fault            inject faults: status | clear | drop | offline SECONDS | delay MS | crash | corrupt N
+    sms              SMS related commands (send <phonenumber> <text message>)
     kill             kill the emulator instance
     quit|exit        quit control session
 """
@@ -97,6 +99,7 @@ class ConsoleSession:
             return True
         words = line.split()
         cmd, args = words[0].lower(), words[1:]
+        self._line = line
         if cmd == "auth":
             if args and secrets.compare_digest(args[0], self.token or ""):
                 self.authed = True
@@ -138,6 +141,8 @@ class ConsoleSession:
             return None
         if cmd == "fault":
             return self.on_fault(args[0] if args else "status", args[1:]) + "\nOK\n"
+        if cmd == "sms":
+            return self._sms(self._line)
         if cmd != "avd":
             return "KO: unknown command, try 'help'\n"
         sub = args[0].lower() if args else ""
@@ -148,6 +153,24 @@ class ConsoleSession:
         if sub == "snapshot":
             return self._snapshot(args[1:])
         return "KO: bad sub-command, try 'help avd'\n"
+
+    def _sms(self, line: str) -> str:
+        """``sms send <phonenumber> <text message>``: an incoming SMS from that number (the emulator's
+        ``android_console_sms_send``: the number is ``[+](0-9)*``, the rest of the line is the text; replies
+        ``KO: missing argument, try 'sms send <phonenumber> <text message>'`` and ``KO: bad phone number format,
+        must be [+](0-9)*``). The message reaches the Telephony provider and the default SMS app
+        (:meth:`emukit.vdevice.services.telephony.Telephony.deliver`)."""
+        rest = line.strip().split(None, 1)[1] if len(line.split()) > 1 else ""
+        sub, _, rest = rest.partition(" ")
+        if sub.lower() != "send":
+            return "KO: bad sub-command, try 'help sms'\n"
+        number, space, text = rest.lstrip().partition(" ")
+        if not space:
+            return "KO: missing argument, try 'sms send <phonenumber> <text message>'\n"
+        if not re.fullmatch(r"\+?[0-9]*", number):
+            return "KO: bad phone number format, must be [+](0-9)*\n"
+        self.device.telephony.deliver(number, text)
+        return "OK\n"
 
     def _snapshot(self, args: list[str]) -> str:
         store = self.device.snapshots

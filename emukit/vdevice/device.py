@@ -50,6 +50,7 @@ from emukit.vdevice.services.media import (  # noqa: F401 - re-exported
     MediaProvider,
 )
 from emukit.vdevice.services.notifications import NotificationManager
+from emukit.vdevice.services.telephony import Telephony
 from emukit.vdevice.services.packages import (  # noqa: F401 - re-exported
     PackageManager,
     UnsupportedBuild,
@@ -172,6 +173,7 @@ class VirtualDevice:
         self.clipboard = ClipboardService(self)
         self.notification_manager = NotificationManager(self)
         self.media = MediaProvider(self)
+        self.telephony = Telephony(self)  # content://sms and the default SMS app
         self.ui_epoch = 0  # advanced around every request that may change what the screen shows
         self._epoch_lock = threading.Lock()
         self._reading = threading.local()

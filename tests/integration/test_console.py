@@ -79,3 +79,19 @@ def test_four_devices_under_one_server(vdevice_factory, adb_server):
         assert client.device(proc.serial).shell("getprop ro.kernel.qemu") == "1"
     for proc in procs:
         assert proc.stop() == 0
+
+
+def test_emu_sms_send_reaches_the_sms_provider(vdevice, adb_server):
+    """``adb emu sms send`` as android_world's ``text_emulator`` issues it; the message is read back with
+    ``content query --uri content://sms/inbox`` and cleared with sqlite3 on mmssms.db, as its SMS checks do."""
+    dev = adbutils.AdbClient(port=adb_server.port).device(vdevice.serial)
+    assert "OK" in emu(adb_server, vdevice.serial, "sms", "send", "+15550100", "Meet at 5,", "ok?")
+    assert "bad phone number format" in emu(adb_server, vdevice.serial, "sms", "send", "555-0100", "x")
+    assert "missing argument" in emu(adb_server, vdevice.serial, "sms", "send", "+15550100")
+    rows = dev.shell("content query --uri content://sms/inbox --projection address:body:read:type")
+    assert rows.strip() == "Row: 0 address=+15550100, body=Meet at 5, ok?, read=0, type=1"
+    assert dev.shell("content query --uri content://sms/sent").strip() == "No result found."
+    db = "/data/data/com.android.providers.telephony/databases/mmssms.db"
+    assert dev.shell(f"sqlite3 {db} 'SELECT message_count, snippet FROM threads'").strip() == "1|Meet at 5, ok?"
+    dev.shell(f"sqlite3 {db} 'DELETE FROM sms; DELETE FROM threads;'")
+    assert dev.shell("content query --uri content://sms").strip() == "No result found."

@@ -9,6 +9,7 @@ from emukit.vdevice.shell.commands import (  # noqa: F401  (imported for their r
     activity,
     appops,
     builtins,
+    content,
     copymove,
     datecmd,
     dumpsys,
