@@ -50,13 +50,13 @@ from emukit.vdevice.services.media import (  # noqa: F401 - re-exported
     MediaProvider,
 )
 from emukit.vdevice.services.notifications import NotificationManager
-from emukit.vdevice.services.telephony import Telephony
 from emukit.vdevice.services.packages import (  # noqa: F401 - re-exported
     PackageManager,
     UnsupportedBuild,
     apk_dir,
     apk_file,
 )
+from emukit.vdevice.services.telephony import Telephony
 from emukit.vdevice.state import Activity, ClipState, DeviceState
 
 # The display of this process's virtual device. The UI modules (theme and everything laid out from it) read
