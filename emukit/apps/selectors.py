@@ -41,7 +41,7 @@ import importlib
 import re
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -117,6 +117,11 @@ class Entry(BaseModel):
     source: list[str] = Field(default_factory=list)
     capture: str | None = None
     note: str | None = None
+    #: what tapping this control does to the clipboard: ``copy`` / ``cut`` (sets the primary clip), ``paste``
+    #: (reads it), ``none`` (a look-alike that leaves it alone: a "Copy" that duplicates an item or copies a
+    #: file, a "Share"); unset for controls that have nothing to do with it. State estimators read it
+    #: (:mod:`emukit.apps.clipboard_roles`) so an app's own "copy" command is not taken for a clipboard copy.
+    clipboard: Literal["copy", "cut", "paste", "none"] | None = None
 
     @field_validator("source", mode="before")
     @classmethod

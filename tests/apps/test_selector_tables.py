@@ -150,6 +150,9 @@ def test_an_entry_without_evidence_does_not_load(tmp_path: Path) -> None:
     raw["selectors"]["x"]["source"] = "r:res/layout/x.xml:3"
     table = validate_yaml(tmp_path / "1.yaml", raw, SelectorTable)
     assert table.evidence("x") == ["o/r@000000000000:res/layout/x.xml:3"]
+    raw["selectors"]["x"]["clipboard"] = "maybe"
+    with pytest.raises(ConfigError, match="selectors.x.clipboard"):
+        validate_yaml(tmp_path / "1.yaml", raw, SelectorTable)
 
 
 def test_table_references_in_templates_and_move_tables_are_checked() -> None:

@@ -71,6 +71,33 @@ def test_clipboard_rules():
     assert EST.estimate("clipboard", typed, xml())["clipboard_text"] == "hello there"
 
 
+def window(package: str) -> str:
+    """A screen of ``package``: one full-screen node of that app's window."""
+    return (f'<?xml version="1.0"?><hierarchy rotation="0"><node text="" resource-id="" content-desc="" '
+            f'package="{package}" bounds="[0,0][1080,2400]"/></hierarchy>')
+
+
+def test_clipboard_rules_read_the_tables_marks_not_the_label():
+    """A "Copy" that copies a file (DocumentsUI's "Copy to…" and its picker's Copy button, marked
+    ``clipboard: none`` in its table) is not a clipboard copy; the framework text toolbar's Copy in Markor
+    (``clipboard: copy``) is. An unmarked app falls back on the label."""
+    files, markor = window("com.google.android.documentsui"), window("net.gsantner.markor")
+    row = Action(type="long_press", x=500, y=550, element=Element(text="a.pdf", bounds=(0, 500, 1080, 600)))
+    copy_file = [(files, row), (files, tap(desc="More options")),
+                 (files, Action(type="tap", x=500, y=700, element=Element(text="Copy to\u2026",
+                                                                          bounds=(0, 650, 1080, 750)))),
+                 (files, Action(type="tap", x=900, y=2200, element=Element(
+                     text="Copy", resource_id="android:id/button1", cls="Button", bounds=(800, 2150, 1000, 2250))))]
+    assert EST.estimate("clipboard", copy_file, files) == {"clipboard_type": "empty", "clipboard_text": ""}
+    # the long press selected the file; "Copy to…" ended that selection, so a later label-only Copy has nothing
+    assert EST.estimate("clipboard", copy_file[:3] + [(files, tap("Copy"))], files)["clipboard_text"] == ""
+    word = Action(type="long_press", x=100, y=300, element=Element(text="K7mP2291", bounds=(0, 250, 400, 350)))
+    toolbar_copy = Action(type="tap", x=200, y=200, element=Element(content_desc="Copy", bounds=(100, 150, 300, 250)))
+    assert EST.estimate("clipboard", [(markor, word), (markor, toolbar_copy)], markor)["clipboard_text"] == "K7mP2291"
+    other = window("org.example.unknown")
+    assert EST.estimate("clipboard", [(other, word), (other, toolbar_copy)], other)["clipboard_text"] == "K7mP2291"
+
+
 def test_ordered_rules_keep_insertion_order_and_apply_drags():
     def add(song: str, y: int) -> list:
         rows = xml((song, (200, y - 40, 900, y + 40)))
