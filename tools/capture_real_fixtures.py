@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from emukit.apps.registry import profile_for
+from emukit.apps.registry import all_profiles, profile_for
 from emukit.device.driver import Driver
 from emukit.errors import EmukitError
 
@@ -349,34 +349,24 @@ def _launcher(driver: Driver) -> list[Walk]:
                                    Step("launcher/all_apps", launcher.open_all_apps, driver.back)])]
 
 
-def _calendar(driver: Driver) -> list[Walk]:
-    """tests/apps/test_calendar_structure.py: a cleared Calendar opened once (month view), a new event, an event
-    saved then opened and Delete pressed (the confirmation)."""
-    cal = profile_for(driver, "calendar")
+def _profile_walks(name: str) -> Callable[[Driver], list[Walk]]:
+    """The walks of an app whose profile lists its ``fixture_screens`` and reaches each with
+    ``capture_screens()`` (a registered app needs no walk of its own here)."""
+    def walks(driver: Driver) -> list[Walk]:
+        profile = profile_for(driver, name)
+        return [Walk(f"{name}/{screen}", [Step(f"{name}/{screen}", reach, driver.back)])
+                for screen, reach in profile.capture_screens().items()]
 
-    def month() -> None:
-        driver.shell("pm clear com.simplemobiletools.calendar.pro", check=True)
-        cal.complete_first_run()
-
-    def editor_new() -> None:
-        month()
-        cal.new_event()
-
-    def delete_confirm() -> None:
-        month()
-        cal.create_event("Capture check")
-        cal.open_event("Capture check")
-        driver.tap(**cal.sel("delete"))
-        driver.element(**cal.sel("delete_yes"))
-
-    return [Walk(f"calendar/{name}", [Step(f"calendar/{name}", reach, driver.back)])
-            for name, reach in (("month", month), ("editor_new", editor_new), ("delete_confirm", delete_confirm))]
+    return walks
 
 
 #: fixture folder -> the walks that bring up its screens (a walk may end in another folder's screen)
 APPS: dict[str, Callable[[Driver], list[Walk]]] = {
     "markor": _markor, "music": _music, "clock": _clock, "files": _files, "settings": _settings,
-    "launcher": _launcher, "calendar": _calendar}
+    "launcher": _launcher}
+#: registered apps whose profiles list their fixture screens (the Calendar and the apps added after it)
+PROFILE_SCREENS = {cls.name: cls.fixture_screens for cls in all_profiles() if cls.fixture_screens}
+APPS.update({name: _profile_walks(name) for name in PROFILE_SCREENS})
 #: every screen the walks capture (fixture names), in capture order
 SCREENS = ["markor/notebook", "markor/new_file_dialog", "markor/delete_confirm", "markor/editor_paste",
            "markor/view_selection", "music/songs_row_menu", "music/add_to_playlist_dialog",
@@ -385,8 +375,8 @@ SCREENS = ["markor/notebook", "markor/new_file_dialog", "markor/delete_confirm",
            "clock/timer_running", "clock/timer_paused", "systemui/shade_timer", "clock/clock_tab",
            "files/roots_drawer", "files/folder_list", "files/selection_menu", "files/picker", "files/delete_dialog",
            "files/downloads_search", "settings/homepage", "settings/homepage_system", "settings/system",
-           "settings/date_time", "launcher/home", "launcher/all_apps", "calendar/month", "calendar/editor_new",
-           "calendar/delete_confirm"]
+           "settings/date_time", "launcher/home", "launcher/all_apps"]
+SCREENS += [f"{name}/{screen}" for name, screens in PROFILE_SCREENS.items() for screen in screens]
 
 # ---------------------------------------------------------------------------------------------- first run
 #: package -> (profile, its ``first_run_screen()`` names -> the fixture captured the first time that screen

@@ -117,6 +117,14 @@ class AppProfile:
     seed: ClassVar[type[SeedSection] | None] = None
     #: ``first_run_screen()`` results that mean the app opened on its main screen (its first run is over)
     main_screens: ClassVar[tuple[str, ...]] = ()
+    #: the structure fixtures of this app (``tests/fixtures/real/hierarchy/<name>/<screen>.yaml``) that
+    #: :meth:`capture_screens` brings up; the capture tool (``tools/capture_real_fixtures.py``) walks them
+    fixture_screens: ClassVar[tuple[str, ...]] = ()
+
+    def capture_screens(self) -> dict[str, Callable[[], None]]:
+        """How to bring up each of :attr:`fixture_screens` from anywhere on a device past the app's first run
+        (the capture walk presses BACK after each)."""
+        return {}
 
     def doctor_checks(self, *, rooted: bool) -> list[tuple[str, DoctorCheck]]:
         """Rows this app adds to ``emukit doctor`` after the generic ones (package, permissions, app-ops,

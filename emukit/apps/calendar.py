@@ -26,6 +26,7 @@ The events probe (:func:`read_events`) pulls the whole ``databases`` folder (``-
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -89,6 +90,7 @@ class CalendarProfile(AppProfile):
     activity = f"{PACKAGE}.activities.MainActivity"
     seed = EventSeed
     main_screens = ("main",)
+    fixture_screens = ("month", "editor_new", "delete_confirm")
 
     # ------------------------------------------------------------------ screens
     def first_run_screen(self) -> str | None:
@@ -262,6 +264,26 @@ class CalendarProfile(AppProfile):
 
     def events(self) -> DbReading:
         return read_events(self.driver)
+
+    def capture_screens(self) -> dict[str, Callable[[], None]]:
+        """The month view of a cleared Calendar opened once, a new event, an event saved then opened and Delete
+        pressed (the confirmation)."""
+        def month() -> None:
+            self.driver.shell(f"pm clear {PACKAGE}", check=True)
+            self.complete_first_run()
+
+        def editor_new() -> None:
+            month()
+            self.new_event()
+
+        def delete_confirm() -> None:
+            month()
+            self.create_event("Capture check")
+            self.open_event("Capture check")
+            self.driver.tap(**self.sel("delete"))
+            self.driver.element(**self.sel("delete_yes"))
+
+        return {"month": month, "editor_new": editor_new, "delete_confirm": delete_confirm}
 
     def doctor_checks(self, *, rooted: bool) -> list[tuple[str, DoctorCheck]]:
         """``calendar database``: events.db has the schema the probe reads (the 27 columns android_world's

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from emukit.apps.registry import all_profiles
 from emukit.apps.selectors import table
 from emukit.apps.structure import match_fixture
 from tests.hierarchy_match import FIXTURES
@@ -25,7 +26,7 @@ PACKAGES = {"markor": "net.gsantner.markor", "music": "code.name.monkey.retromus
             "clock": "com.google.android.deskclock", "settings": "com.android.settings",
             "launcher": "com.google.android.apps.nexuslauncher", "files": "com.google.android.documentsui",
             "systemui": "com.android.systemui", "permissions": "com.google.android.permissioncontroller",
-            "calendar": "com.simplemobiletools.calendar.pro"}
+            **{cls.name: cls.package for cls in all_profiles() if cls.fixture_screens}}
 #: the screens the capture tool drives on a device past its first run (app/screen), each with a fixture
 VIRTUAL = list(TOOL.SCREENS)
 REAL = sorted(str(p.relative_to(FIXTURES).with_suffix("").with_suffix("")) for p in FIXTURES.glob("*/*.capture.xml"))
@@ -36,6 +37,17 @@ def virtual_capture(vdevice, adb_server, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("virtual-capture")
     TOOL.main([vdevice.serial, "--out", str(out)])
     return out / "hierarchy"
+
+
+def test_profiles_reach_the_fixture_screens_they_list() -> None:
+    """An app that lists ``fixture_screens`` reaches each (``capture_screens``) and has its fixture file."""
+    listed = [cls for cls in all_profiles() if cls.fixture_screens]
+    assert "calendar" in {cls.name for cls in listed}
+    for cls in listed:
+        profile = cls(None, table=table(cls.package))  # type: ignore[arg-type]  # walks are built, not run
+        assert tuple(profile.capture_screens()) == cls.fixture_screens, cls.name
+        for screen in cls.fixture_screens:
+            assert (FIXTURES / cls.name / f"{screen}.yaml").exists(), f"{cls.name}/{screen}"
 
 
 def test_the_virtual_capture_has_every_listed_screen(virtual_capture: Path) -> None:

@@ -19,11 +19,13 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_pins_name_the_android_world_files() -> None:
     """Each app's pin comes from its own selector table (``apk:``), one per app installed from an APK."""
     pins = apks.load_pins()
-    assert [(p.package, p.version_code, p.version_name, p.file) for p in pins.apps] == [
-        ("code.name.monkey.retromusic", 10603, "6.1.0", "code.name.monkey.retromusic_10603.apk"),
-        ("com.simplemobiletools.calendar.pro", 238, "6.22.2", "com.simplemobiletools.calendar.pro_238.apk"),
-        ("net.gsantner.markor", 146, "2.10.9", "net.gsantner.markor_146.apk")]
-    for pin in pins.apps:
+    listed = [(p.package, p.version_code, p.version_name, p.file) for p in pins.apps]
+    assert listed == sorted(listed)  # in package order
+    assert {("code.name.monkey.retromusic", 10603, "6.1.0", "code.name.monkey.retromusic_10603.apk"),
+            ("com.simplemobiletools.calendar.pro", 238, "6.22.2", "com.simplemobiletools.calendar.pro_238.apk"),
+            ("net.gsantner.markor", 146, "2.10.9", "net.gsantner.markor_146.apk")} <= set(listed)
+    for pin in pins.apps:  # android_world names each file <package>_<versionCode>.apk (setup_device/apps.py)
+        assert pin.file == f"{pin.package}_{pin.version_code}.apk"
         assert pin.url.endswith("/gresearch/android_world/" + pin.file)
     assert pins.app("code.name.monkey.retromusic").permissions == [
         "android.permission.READ_MEDIA_AUDIO", "android.permission.POST_NOTIFICATIONS"]
