@@ -54,12 +54,18 @@ def clipboard_role(*, package: str | None, resource_id: str = "", text: str = ""
     for m in marked:
         if m.resource_id and resource_id == m.resource_id:
             return m.role
-    for m in marked:
-        if m.resource_id:
-            continue
-        if (m.text and m.text in (text_f, desc_f)) or (m.description and m.description in (desc_f, text_f)):
-            return m.role
-    return None
+    by_label = [m for m in marked
+                if (m.text and m.text in (text_f, desc_f)) or (m.description and m.description in (desc_f, text_f))]
+    roles = {m.role for m in by_label}
+    if len(roles) <= 1:
+        return roles.pop() if roles else None
+    # one label, two meanings (the text toolbar's "Copy" and a menu item "Copy" that duplicates): the floating
+    # toolbar's items carry no id of the app (the clickable item has none, its label is
+    # android:id/floating_toolbar_menu_item_text); an app's menu row or icon carries one (its own id, or the
+    # overflow row's title id)
+    toolbar = not resource_id or resource_id.startswith("android:id/floating_toolbar")
+    preferred = [m for m in by_label if (m.resource_id is None) == toolbar]
+    return (preferred or by_label)[0].role
 
 
 @functools.cache

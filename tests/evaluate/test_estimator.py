@@ -96,6 +96,21 @@ def test_clipboard_rules_read_the_tables_marks_not_the_label():
     assert EST.estimate("clipboard", [(markor, word), (markor, toolbar_copy)], markor)["clipboard_text"] == "K7mP2291"
     other = window("org.example.unknown")
     assert EST.estimate("clipboard", [(other, word), (other, toolbar_copy)], other)["clipboard_text"] == "K7mP2291"
+    # Tasks.org: a long press selects a task row, the action bar's "Copy" (copy_tasks) duplicates the task
+    tasks = window("org.tasks")
+    task_row = Action(type="long_press", x=500, y=400, element=Element(text="Buy milk", bounds=(0, 350, 1080, 450)))
+    duplicate = Action(type="tap", x=800, y=100, element=Element(content_desc="Copy", resource_id="org.tasks:id/copy_tasks",
+                                                                 bounds=(750, 50, 850, 150)))
+    assert EST.estimate("clipboard", [(tasks, task_row), (tasks, duplicate)], tasks)["clipboard_type"] == "empty"
+    # ... its text toolbar's Copy in the title field is a copy
+    assert EST.estimate("clipboard", [(tasks, task_row), (tasks, toolbar_copy)], tasks)["clipboard_text"] == "Buy milk"
+    # SMS Messenger: a bubble long-pressed, the selection bar's "Copy to clipboard" (a label no rule knew)
+    sms = window("com.simplemobiletools.smsmessenger")
+    bubble = Action(type="long_press", x=500, y=900, element=Element(text="Gate 14B", bounds=(0, 850, 1080, 950)))
+    cab_copy = Action(type="tap", x=700, y=100, element=Element(
+        content_desc="Copy to clipboard", resource_id="com.simplemobiletools.smsmessenger:id/cab_copy_to_clipboard",
+        bounds=(650, 50, 750, 150)))
+    assert EST.estimate("clipboard", [(sms, bubble), (sms, cab_copy)], sms)["clipboard_text"] == "Gate 14B"
 
 
 def test_ordered_rules_keep_insertion_order_and_apply_drags():
