@@ -138,7 +138,7 @@ class VlcProfile(AppProfile):
     name = "vlc"
     activity = f"{PACKAGE}.StartActivity"
     seed = VideoSeed
-    main_screens = ("video",)
+    main_screens = ("main",)
     fixture_screens = ("video", "add_to_playlist", "playlist")
 
     # ------------------------------------------------------------------ first run

@@ -3,8 +3,8 @@ pass/fail and, for a failure, the exact fix.
 
 Rows (their names are stable; tests and docs refer to them): ``adb``, ``root``, ``console auth``,
 ``grpc clipboard``, ``screen``, ``package <pkg>`` and ``permissions <pkg>`` per pinned app (the latter for apps
-with runtime permissions), ``all-files access`` (the MANAGE_EXTERNAL_STORAGE app-op; another app-op's row is
-``app-op <OP> <pkg>``), ``first run <profile>`` per pinned app, ``demo mode``, then each registered app's own rows
+with runtime permissions), ``all-files access <pkg>`` (the MANAGE_EXTERNAL_STORAGE app-op, one row per app that
+needs it: Markor, VLC, Simple Gallery Pro; another app-op's row is ``app-op <OP> <pkg>``), ``first run <profile>`` per pinned app, ``demo mode``, then each registered app's own rows
 (:meth:`emukit.apps.base.AppProfile.doctor_checks`: the Clock's ``clock prefs``, the Calendar's
 ``calendar database``), ``device tools``, ``snapshots present``, ``snapshot fingerprints``. The app rows come
 from the apps' pins (their selector tables' ``apk:``) and profiles, so a new app needs no edit here.
@@ -241,9 +241,9 @@ class Doctor:
 
 
 def _app_op_row(op: str, package: str) -> str:
-    """The row name of an app-op: ``all-files access`` for MANAGE_EXTERNAL_STORAGE (Settings' page title),
-    ``app-op <OP> <package>`` for another."""
-    return "all-files access" if op == "MANAGE_EXTERNAL_STORAGE" else f"app-op {op} {package}"
+    """The row name of an app-op: ``all-files access <package>`` for MANAGE_EXTERNAL_STORAGE (Settings' page
+    title; one row per app, since several apps need it), ``app-op <OP> <package>`` for another."""
+    return f"all-files access {package}" if op == "MANAGE_EXTERNAL_STORAGE" else f"app-op {op} {package}"
 
 
 def run_doctor(driver: Driver, data_dir: Path) -> list[Check]:

@@ -16,11 +16,33 @@ from emukit.device.driver import Driver
 from emukit.probes import probe
 from emukit.provision.doctor import run_doctor
 
-UNPREPARED_FAILURES = {"root", "package net.gsantner.markor", "package code.name.monkey.retromusic",
-                       "permissions code.name.monkey.retromusic", "all-files access", "first run notes",
-                       "first run music", "demo mode", "clock prefs", "snapshots present", "snapshot fingerprints",
-                       "package com.simplemobiletools.calendar.pro", "permissions com.simplemobiletools.calendar.pro",
-                       "first run calendar"}
+# every pinned app, in package order: (package, profile name, has runtime permissions to grant, its app-ops)
+PINNED = [("code.name.monkey.retromusic", "music", True, []), ("com.arduia.expense", "expense", False, []),
+          ("com.flauschcode.broccoli", "broccoli", False, []),
+          ("com.simplemobiletools.calendar.pro", "calendar", True, []),
+          ("com.simplemobiletools.gallery.pro", "gallery", True, ["MANAGE_EXTERNAL_STORAGE"]),
+          ("com.simplemobiletools.smsmessenger", "sms", False, []),
+          ("de.dennisguse.opentracks", "opentracks", True, []),
+          ("net.gsantner.markor", "notes", False, ["MANAGE_EXTERNAL_STORAGE"]), ("org.tasks", "tasks", False, []),
+          ("org.videolan.vlc", "vlc", True, ["MANAGE_EXTERNAL_STORAGE"])]
+UNPREPARED_FAILURES = {"root", "demo mode", "clock prefs", "snapshots present", "snapshot fingerprints",
+                       *(f"package {p}" for p, *_ in PINNED), *(f"first run {n}" for _, n, *_ in PINNED),
+                       *(f"permissions {p}" for p, _, perms, _ in PINNED if perms),
+                       *(f"all-files access {p}" for p, _, _, ops in PINNED if ops)}
+SETUP_STEPS = ["adb root", "APK digests", *(f"install {p}" for p, *_ in PINNED),
+               *(step for p, n, *_ in PINNED for step in (f"permissions {p}", f"app-ops {p}", f"first run {n}")),
+               "media", "animations off", "demo mode", "clean snapshot", "base snapshots"]
+
+
+def test_the_expectations_name_every_pinned_app() -> None:
+    from emukit.apps.registry import profile_class
+    from emukit.provision import apks as pins
+
+    loaded = pins.load_pins()
+    assert [p.package for p in loaded.apps] == [p for p, *_ in PINNED]
+    for package, name, perms, ops in PINNED:
+        pin = loaded.app(package)
+        assert profile_class(name).package == package and bool(pin.permissions) == perms and pin.app_ops == ops
 
 
 @pytest.fixture(scope="module")
@@ -66,21 +88,19 @@ def _steps(out: str) -> dict[str, str]:
 def test_first_setup_does_every_step(prepared) -> None:
     _proc, out = prepared
     steps = _steps(out)
-    # the pinned apps by package: Retro Music, Simple Calendar Pro, Markor
-    assert list(steps) == ["adb root", "APK digests", "install code.name.monkey.retromusic",
-                           "install com.simplemobiletools.calendar.pro", "install net.gsantner.markor",
-                           "permissions code.name.monkey.retromusic", "app-ops code.name.monkey.retromusic",
-                           "first run music", "permissions com.simplemobiletools.calendar.pro",
-                           "app-ops com.simplemobiletools.calendar.pro", "first run calendar",
-                           "permissions net.gsantner.markor", "app-ops net.gsantner.markor", "first run notes", "media",
-                           "animations off", "demo mode", "clean snapshot", "base snapshots"], out
+    assert list(steps) == SETUP_STEPS, out
     for step in ("adb root", "install net.gsantner.markor", "install code.name.monkey.retromusic",
                  "app-ops net.gsantner.markor", "first run notes", "permissions code.name.monkey.retromusic",
                  "first run music", "media", "animations off", "demo mode", "clean snapshot", "base snapshots",
-                 "install com.simplemobiletools.calendar.pro", "permissions com.simplemobiletools.calendar.pro"):
+                 "install com.simplemobiletools.calendar.pro", "permissions com.simplemobiletools.calendar.pro",
+                 "install com.simplemobiletools.smsmessenger", "first run sms", "install org.tasks",
+                 "install com.flauschcode.broccoli", "install org.videolan.vlc", "app-ops org.videolan.vlc",
+                 "first run vlc", "app-ops com.simplemobiletools.gallery.pro", "first run expense",
+                 "permissions de.dennisguse.opentracks", "first run opentracks"):
         assert steps[step] == "done", (step, out)
-    # the Calendar shows nothing before its month view on a fresh install (its first launch creates its database)
-    assert steps["first run calendar"] == "already done", out
+    # apps with nothing before their main screen on a fresh install (each first launch creates its store)
+    for name in ("calendar", "broccoli", "tasks", "gallery"):
+        assert steps[f"first run {name}"] == "already done", (name, out)
 
 
 def test_a_second_setup_is_all_already_done(prepared, apks, work, capsys) -> None:
@@ -88,7 +108,7 @@ def test_a_second_setup_is_all_already_done(prepared, apks, work, capsys) -> Non
     assert main(["avd", "setup", proc.serial, "--apks", str(apks), "--data-dir", str(work / "data")]) == 0
     out = capsys.readouterr().out
     steps = _steps(out)
-    assert len(steps) == 19 and set(steps.values()) == {"already done"}, out
+    assert list(steps) == SETUP_STEPS and set(steps.values()) == {"already done"}, out
     assert "nothing to do" in out
 
 
@@ -114,10 +134,15 @@ def test_doctor_passes_every_row_on_the_prepared_device(prepared, adb_server, wo
     finally:
         d.close()
     assert [(c.name, c.detail) for c in checks if not c.ok] == []
-    assert len(checks) == 20  # the Calendar's package, permissions, first run and database rows besides the 16
-    assert {"package com.simplemobiletools.calendar.pro", "calendar database"} <= {c.name for c in checks}
+    # the device rows (5 that a fresh device passes too: adb, console auth, grpc clipboard, screen, device tools),
+    # each app's package, first-run and own rows, permissions and all-files access where it has them
+    app_rows = {"calendar database", "sms provider", "tasks database", "broccoli database", "vlc database",
+                "gallery database", "expense database", "opentracks database"}
+    names = [c.name for c in checks]
+    assert len(names) == len(set(names)) == len(UNPREPARED_FAILURES) + 5 + len(app_rows), names
+    assert app_rows | {"package com.simplemobiletools.calendar.pro", "all-files access org.videolan.vlc"} <= set(names)
     assert main(["doctor", proc.serial, "--data-dir", str(work / "data")]) == 0
-    assert "20/20 checks pass" in capsys.readouterr().out
+    assert f"{len(names)}/{len(names)} checks pass" in capsys.readouterr().out
 
 
 def test_a_setup_that_cannot_verify_an_apk_names_the_step_and_device(prepared, work, capsys) -> None:

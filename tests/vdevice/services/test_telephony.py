@@ -61,6 +61,9 @@ def test_the_default_sms_app_gets_each_delivery(det):
     probe = add_probe(det)
     got = []
     probe.on_sms_delivered = lambda device, message: got.append(message["body"])
+    # the deterministic device's SMS Messenger is the default app, as after android_world's setup
+    assert det.telephony.default_package == "com.simplemobiletools.smsmessenger"
+    sh(det, "settings delete secure sms_default_application")
     det.telephony.deliver("123", "not yet default")
     assert got == [] and det.telephony.default_package is None
     sh(det, f"settings put secure sms_default_application {probe.package}")

@@ -54,12 +54,11 @@ class VlcApp(KitApp):
     min_sdk, target_sdk = 17, 33  # build.gradle:44-45
 
     def install(self, device: VirtualDevice) -> None:
-        """The deterministic device's VLC is past its first run (onboarding done, access granted)."""
+        """The deterministic device's VLC is past its onboarding (every permission and app-op of a deterministic
+        device is granted already, so nothing else is recorded)."""
         if device.hardware:
             return
         D.finish_onboarding(device)
-        device.set_app_op(D.PACKAGE, "MANAGE_EXTERNAL_STORAGE", "allow")
-        device.grant_permission(D.PACKAGE, "android.permission.POST_NOTIFICATIONS")
 
     def on_media_scan(self, device: VirtualDevice, path: str) -> None:
         """The medialibrary rescans when the app is shown; a scan broadcast changes nothing on its own."""
