@@ -101,3 +101,28 @@ def test_the_gallerys_copy_to_is_a_file_copy_not_a_clipboard_copy(driver):
                                                                             "destination_exists": True}
     assert probe_clipboard(driver).canonical["clipboard_text"] == "receipt_4821"  # unchanged by the file copy
     assert estimate(rec) == {"clipboard_type": "empty", "clipboard_text": ""}  # no clipboard copy in those steps
+
+
+def test_the_clipboard_stress_table_reads_an_sms_conversation(driver):
+    """On SMS Messenger's conversation, with a copied message on the clipboard: none of the clipboard table's
+    app moves (Markor's screens) passes for this screen, not even its paragraph move for a bubble holding the
+    payload's text; the system-level neutral moves apply and leave the clipboard and the screen as they were."""
+    from emukit.builder.stress import _applies
+    from emukit.builder.steps import StepRunner
+    from emukit.builder.stress_tables import STRESS_TABLES
+
+    sms = profile_for(driver, "sms")
+    MessageSeed.apply(driver, [MessageSpec(address="+15550177", body="K7mP2291",
+                                           at=dt.datetime(2026, 1, 15, 8, 0, tzinfo=dt.UTC))])
+    sms.open_from_all_apps()
+    sms.open_conversation("+15550177")
+    sms.copy_message("K7mP2291")
+    table = STRESS_TABLES["clipboard"]
+    app_moves = [m for level in ("medium", "high") for m in table.levels[level]]
+    assert app_moves and not [m.name for m in app_moves if _applies(driver, m, "K7mP2291" if m.pool else None)]
+    for move in table.neutral:
+        assert _applies(driver, move, None)
+        StepRunner(driver, f"stress move {move.name}").run(list(move.steps))
+        driver.wait_stable()
+        assert driver.exists(**sms.sel("message_body"), text="K7mP2291"), move.name
+        assert probe_clipboard(driver).canonical["clipboard_text"] == "K7mP2291", move.name

@@ -38,7 +38,20 @@ GRANT = "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity
 GROUP_MESSAGE = {"android.permission.READ_MEDIA_AUDIO": "message_read_media_aural",
                  "android.permission.POST_NOTIFICATIONS": "message_notifications",
                  "android.permission.BLUETOOTH_CONNECT": "message_nearby_devices",
-                 "android.permission.RECORD_AUDIO": "message_microphone"}
+                 "android.permission.BLUETOOTH_SCAN": "message_nearby_devices",
+                 "android.permission.RECORD_AUDIO": "message_microphone",
+                 "android.permission.READ_MEDIA_IMAGES": "message_read_media_visual",
+                 "android.permission.READ_MEDIA_VIDEO": "message_read_media_visual",
+                 "android.permission.ACCESS_FINE_LOCATION": "message_location",
+                 "android.permission.ACCESS_COARSE_LOCATION": "message_location",
+                 "android.permission.READ_SMS": "message_sms", "android.permission.SEND_SMS": "message_sms",
+                 "android.permission.RECEIVE_SMS": "message_sms", "android.permission.RECEIVE_MMS": "message_sms",
+                 "android.permission.ACCESS_MEDIA_LOCATION": "message_read_media_visual",
+                 "android.permission.READ_CONTACTS": "message_contacts",
+                 "android.permission.WRITE_CONTACTS": "message_contacts",
+                 "android.permission.READ_CALENDAR": "message_calendar",
+                 "android.permission.WRITE_CALENDAR": "message_calendar",
+                 "android.permission.READ_PHONE_STATE": "message_phone", "android.permission.CALL_PHONE": "message_phone"}
 SILENTLY_DENIED = {"android.permission.READ_EXTERNAL_STORAGE", "android.permission.WRITE_EXTERNAL_STORAGE"}
 
 
@@ -123,7 +136,10 @@ class PermissionControllerApp(App):
             return root
         requester = device.apps.get(act.state.get("pkg", ""))
         label = requester.label if requester is not None else act.state.get("pkg", "")
-        question = T.text(GROUP_MESSAGE.get(ask[0], "message_microphone"), app=label)
+        if ask[0] not in GROUP_MESSAGE:  # a dialog with another group's question would mislead a capture
+            raise KeyError(f"the permission controller has no question for {ask[0]} (add its group's "
+                           "permgrouprequest_* string to its table and GROUP_MESSAGE)")
+        question = T.text(GROUP_MESSAGE[ask[0]], app=label)
         layer = w.scrim(frame)
         left, top, right, bottom = frame
         margin, pad = px(72), px(64)
