@@ -107,8 +107,8 @@ def test_the_clipboard_stress_table_reads_an_sms_conversation(driver):
     """On SMS Messenger's conversation, with a copied message on the clipboard: none of the clipboard table's
     app moves (Markor's screens) passes for this screen, not even its paragraph move for a bubble holding the
     payload's text; the system-level neutral moves apply and leave the clipboard and the screen as they were."""
-    from emukit.builder.stress import _applies
     from emukit.builder.steps import StepRunner
+    from emukit.builder.stress import _applies
     from emukit.builder.stress_tables import STRESS_TABLES
 
     sms = profile_for(driver, "sms")

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from emukit.vdevice.apps.permissions import GRANT, GROUP_MESSAGE, PACKAGE, SILENTLY_DENIED
+from emukit.vdevice.apps.permissions import (
+    GRANT,
+    GROUP_MESSAGE,
+    PACKAGE,
+    SILENTLY_DENIED,
+)
 from emukit.vdevice.device import VirtualDevice
 
 
