@@ -99,6 +99,15 @@ SCHEMA = MedialibrarySchema(
          "nb_present_audio UNSIGNED INT NOT NULL DEFAULT 0 CHECK(nb_present_audio <= nb_audio),"
          "nb_present_unknown UNSIGNED INT NOT NULL DEFAULT 0 CHECK(nb_present_unknown <= nb_unknown),"
          "duration UNSIGNED INT NOT NULL DEFAULT 0,nb_duration_unknown UNSIGNED INT NOT NULL DEFAULT 0)"),
+        # File (ml:src/File.cpp:293-323): the file behind each Media row, found by its mrl
+        ("CREATE TABLE File(id_file INTEGER PRIMARY KEY AUTOINCREMENT,media_id UNSIGNED INT DEFAULT NULL,"
+         "playlist_id UNSIGNED INT DEFAULT NULL,mrl TEXT,type UNSIGNED INTEGER,last_modification_date UNSIGNED INT,"
+         "size UNSIGNED INT,folder_id UNSIGNED INTEGER,is_removable BOOLEAN NOT NULL,is_external BOOLEAN NOT NULL,"
+         "is_network BOOLEAN NOT NULL,"
+         "FOREIGN KEY(media_id) REFERENCES Media(id_media) ON DELETE CASCADE,"
+         "FOREIGN KEY(playlist_id) REFERENCES Playlist(id_playlist) ON DELETE CASCADE,"
+         "FOREIGN KEY(folder_id) REFERENCES Folder(id_folder) ON DELETE CASCADE,"
+         "UNIQUE(mrl,folder_id) ON CONFLICT FAIL)"),
         ("CREATE TABLE PlaylistMediaRelation(media_id INTEGER,playlist_id INTEGER,position INTEGER,"
          "FOREIGN KEY(media_id) REFERENCES Media(id_media) ON DELETE NO ACTION,"
          "FOREIGN KEY(playlist_id) REFERENCES Playlist(id_playlist) ON DELETE CASCADE)"),
@@ -172,7 +181,8 @@ def scan(device: VirtualDevice) -> None:
     listing = _listing(device)
     now = device.wall_ms() // 1000
     with STORE.connect(device) as db:
-        paths = {r[0]: r[1] for r in db.execute("SELECT path, id FROM emukit_paths")} if _has_paths(db) else {}
+        paths = {r[0].removeprefix("file://"): r[1]
+                 for r in db.execute("SELECT mrl, media_id FROM File WHERE media_id IS NOT NULL")}
         present = set()
         for path, kind in listing:
             present.add(path)
@@ -181,24 +191,15 @@ def scan(device: VirtualDevice) -> None:
             name = path.rsplit("/", 1)[1]
             cur = db.execute("INSERT INTO Media (type, title, filename, insertion_date, is_present, device_id, "
                              "import_type) VALUES (?, ?, ?, ?, 1, 1, 0)", (kind, name, name, now))
-            _remember(db, path, int(cur.lastrowid or 0))
+            # the main file (IFile::Type::Main = 1) of a local, internal media
+            db.execute("INSERT INTO File (media_id, mrl, type, last_modification_date, size, is_removable, "
+                       "is_external, is_network) VALUES (?, ?, 1, ?, ?, 0, 0, 0)",
+                       (int(cur.lastrowid or 0), "file://" + path, now, device.fs.host(path).stat().st_size))
         for path, media_id in paths.items():
             if path not in present:
                 db.execute("DELETE FROM PlaylistMediaRelation WHERE media_id = ?", (media_id,))
+                db.execute("DELETE FROM File WHERE media_id = ?", (media_id,))
                 db.execute("DELETE FROM Media WHERE id_media = ?", (media_id,))
-                db.execute("DELETE FROM emukit_paths WHERE id = ?", (media_id,))
-
-
-def _has_paths(db: Any) -> bool:
-    return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'emukit_paths'").fetchone() is not None
-
-
-def _remember(db: Any, path: str, media_id: int) -> None:
-    """Where a Media row's file is. The real medialibrary keeps it in its File/Folder tables, which are not
-    modelled; this side table holds the path instead (the probe reads only Media, Playlist and
-    PlaylistMediaRelation)."""
-    db.execute("CREATE TABLE IF NOT EXISTS emukit_paths (path TEXT PRIMARY KEY, id INTEGER)")
-    db.execute("INSERT OR REPLACE INTO emukit_paths (path, id) VALUES (?, ?)", (path, media_id))
 
 
 def media(device: VirtualDevice, kind: int | None = None) -> list[dict[str, Any]]:
