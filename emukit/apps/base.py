@@ -162,6 +162,19 @@ class AppProfile:
         """The resource id of ``name`` in this build's table."""
         return self.table.rid(name)
 
+    # the framework's floating text toolbar over an EditText (every app's table has text_select_all,
+    # text_copy and text_paste for it)
+    def select_all_and_copy(self, field: Element) -> None:
+        """Long-press ``field``, then the text toolbar's "Select all" and "Copy"."""
+        self.driver.long_press(*field.center)
+        self.driver.tap(**self.sel("text_select_all"))
+        self.driver.tap(**self.sel("text_copy"))
+
+    def paste_at(self, field: Element) -> None:
+        """Long-press ``field``, then the text toolbar's "Paste" (at the caret)."""
+        self.driver.long_press(*field.center)
+        self.driver.tap(**self.sel("text_paste"))
+
     def switch_is_on(self, name: str) -> bool | None:
         """Whether the switch row titled by entry ``name`` (``sel`` syntax, another app's table allowed) is on;
         None when no such row shows. The state is read where either kind of settings page keeps it: on the

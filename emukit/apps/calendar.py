@@ -238,16 +238,13 @@ class CalendarProfile(AppProfile):
     def copy_field(self, entry: str) -> None:
         """Select all of an editor field's text and copy it (framework floating toolbar)."""
         field = self._tap_field(entry)
-        self.driver.long_press(*field.center)
-        self.driver.tap(**self.sel("text_select_all"))
-        self.driver.tap(**self.sel("text_copy"))
+        self.select_all_and_copy(field)
 
     @operation
     def paste_into(self, entry: str) -> None:
         """Long-press an editor field and Paste the clipboard at the caret."""
         field = self._tap_field(entry)
-        self.driver.long_press(*field.center)
-        self.driver.tap(**self.sel("text_paste"))
+        self.paste_at(field)
 
     def _tap_field(self, entry: str) -> Any:
         """Tap one of the editor's text fields (title_field, location_field, description_field); its element."""

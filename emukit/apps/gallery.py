@@ -356,17 +356,14 @@ class GalleryProfile(AppProfile):
         """Select all of a rename-dialog field (``rename_name_field`` or ``rename_extension_field``) and copy it
         (framework floating toolbar)."""
         field = self._field(entry)
-        self.driver.long_press(*field.center)
-        self.driver.tap(**self.sel("text_select_all"))
-        self.driver.tap(**self.sel("text_copy"))
+        self.select_all_and_copy(field)
 
     @operation
     def paste_into(self, entry: str = "rename_name_field") -> None:
         """Long-press a rename-dialog field and Paste the clipboard at the caret."""
         field = self._field(entry)
         self.driver.tap(*field.center)
-        self.driver.long_press(*field.center)
-        self.driver.tap(**self.sel("text_paste"))
+        self.paste_at(field)
 
     def _field(self, entry: str) -> Any:
         if entry == "rename_name_field":

@@ -306,17 +306,14 @@ class VlcProfile(AppProfile):
     def copy_name(self) -> None:
         """Select all of the new playlist's name and copy it (floating toolbar)."""
         field = self.driver.element(**self.sel("new_playlist_name"))
-        self.driver.long_press(*field.center)
-        self.driver.tap(**self.sel("text_select_all"))
-        self.driver.tap(**self.sel("text_copy"))
+        self.select_all_and_copy(field)
 
     @operation
     def paste_name(self) -> None:
         """Long-press the name field and Paste at the caret."""
         field = self.driver.element(**self.sel("new_playlist_name"))
         self.driver.tap(*field.center)
-        self.driver.long_press(*field.center)
-        self.driver.tap(**self.sel("text_paste"))
+        self.paste_at(field)
 
     @operation
     def save(self) -> None:

@@ -241,7 +241,7 @@ def _restore_changed(src: Path, root: Path, recorded: dict[str, tuple[int, int]]
                 touched_dirs.add(_parent(rel))
             touched_dirs.add(rel)
         else:
-            if st is not None and (rel in live and os.path.lexists(target)):
+            if st is not None and os.path.lexists(target):
                 _remove(target, st)
             if stat.S_ISLNK(sst.st_mode):
                 os.symlink(os.readlink(origin), target)

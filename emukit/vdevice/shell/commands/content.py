@@ -30,7 +30,7 @@ _OPTIONS = {"query": ("--uri", "--user", "--projection", "--where", "--sort"),
 
 
 class _Usage(Exception):
-    pass
+    """Bad arguments: the tool prints its usage and ``[ERROR] <message>``."""
 
 
 def _bind(text: str) -> tuple[str, Any]:
