@@ -247,7 +247,8 @@ class DeviceServer:
             opts = service.split(":", 1)[0].split(",")
             return self._shell_v2 if "v2" in opts else self._shell_v1
         if service.startswith("sync:"):
-            return lambda stream, _svc: SyncSession(stream, self.device.fs).serve()
+            return lambda stream, _svc: SyncSession(stream, self.device.fs,
+                                                    on_write=self.device.media.fuse_created).serve()
         if service.startswith("tcp:"):
             try:
                 port = int(service[4:].split(":")[0])

@@ -1,7 +1,8 @@
 """The ``sync:`` service: STAT/STA2/LST2, LIST/LIS2, SEND, RECV and QUIT over one stream.
 
 Requests are a 4-byte id, a u32 length and a payload. Paths go through the device filesystem, so pushes and
-pulls can never touch a host file outside the device root.
+pulls can never touch a host file outside the device root. A pushed regular file is reported to ``on_write``
+(the device passes its media provider: adbd creates the file through the FUSE mount of shared storage).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import errno
 import os
 import stat as st
 import struct
+from collections.abc import Callable
 
 from emukit.vdevice.fs import DeviceFS
 from emukit.vdevice.transport import Stream, StreamClosed
@@ -30,10 +32,10 @@ def _v2_fields(s: os.stat_result) -> tuple[int, ...]:
 class SyncSession:
     """Serves one ``sync:`` stream until QUIT or close."""
 
-    def __init__(self, stream: Stream, fs: DeviceFS, on_write: object = None) -> None:
+    def __init__(self, stream: Stream, fs: DeviceFS, on_write: Callable[[str], None] | None = None) -> None:
         self.stream = stream
         self.fs = fs
-        self.on_write = on_write
+        self.on_write = on_write  # called with the device path of each regular file a SEND wrote
 
     def serve(self) -> None:
         try:
@@ -168,6 +170,8 @@ class SyncSession:
         except OSError as exc:
             self._fail(f"couldn't create file: {exc.strerror or exc}")
             return
+        if self.on_write is not None and not st.S_ISLNK(mode):
+            self.on_write(self.fs.normalize(path))
         self.stream.send(b"OKAY" + _U32.pack(0))
 
     def _write(self, path: str, mode: int, data: bytes, mtime: int) -> None:

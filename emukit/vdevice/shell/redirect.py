@@ -90,6 +90,7 @@ def _file_sink(shell: Shell, path: str, append: bool, out: Sink, err: Sink) -> S
     sink = FileSink(host, append, lambda: now_ns(shell.device))
     if is_new:
         stamp(shell.device, host.parent)
+        shell.device.media.fuse_created(norm)  # created through the FUSE mount when in shared storage
     return sink
 
 

@@ -6,14 +6,18 @@ TYPE one of ``b s i l f d``; a query prints ``Row: <n> col=value, col=value`` pe
 integers in full, as in android_world's example ``Row: 0 _id=2, address=+1111, date=1693421073675, body=Yo``,
 sms_validators.py:104-108) or ``No result found.``; an unknown operation prints the usage and
 ``[ERROR] Unsupported operation: <op>``. Providers: ``content://sms`` (the Telephony provider,
-:mod:`emukit.vdevice.services.telephony`). Any other authority fails as on a device without it:
-``Error while accessing provider:<authority>`` on stderr.
+:mod:`emukit.vdevice.services.telephony`) and ``content://media/external/{images,video,audio}/media[/ID]``,
+``content://media/external/file[/ID]`` (MediaProvider's index, :mod:`emukit.vdevice.services.mediastore`: query
+and delete; without ``--projection`` the collection's default columns in the provider's order). Any other authority
+fails as on a device without it: ``Error while accessing provider:<authority>`` on stderr.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from emukit.vdevice.services.mediastore import AUTHORITY as MEDIA_AUTHORITY
+from emukit.vdevice.services.mediastore import MediaStoreError
 from emukit.vdevice.services.telephony import TelephonyError
 from emukit.vdevice.shell.commands.base import Ctx, command
 
@@ -89,26 +93,31 @@ def content(ctx: Ctx) -> int:
         return 0
     uri = opts["uri"]
     authority = uri.removeprefix("content://").split("/", 1)[0]
-    telephony = ctx.device.telephony
+    provider = ctx.device.media.store if authority == MEDIA_AUTHORITY else ctx.device.telephony
     try:
-        telephony.box_of(uri)
-    except TelephonyError:
+        if provider is ctx.device.telephony:
+            provider.box_of(uri)
+        else:
+            provider.collection_of(uri)
+    except (TelephonyError, MediaStoreError) as exc:
         ctx.ewrite(f"Error while accessing provider:{authority}\n"
-                   f"java.lang.IllegalArgumentException: Unknown URI {uri}\n")
+                   f"java.lang.IllegalArgumentException: {exc}\n")
         return 0
     try:
         if op == "query":
             projection = [p.strip() for p in opts["projection"].split(":")] if "projection" in opts else None
-            names, rows = telephony.query(uri, projection=projection, where=opts.get("where"),
-                                          sort=opts.get("sort"))
+            names, rows = provider.query(uri, projection=projection, where=opts.get("where"),
+                                         sort=opts.get("sort"))
             if not rows:
                 ctx.write("No result found.\n")
             for i, row in enumerate(rows):
                 ctx.write(f"Row: {i} " + ", ".join(f"{n}={_value(v)}" for n, v in zip(names, row)) + "\n")
         elif op == "delete":
-            telephony.delete(uri, where=opts.get("where"))
+            provider.delete(uri, where=opts.get("where"))
+        elif provider is ctx.device.telephony:
+            provider.content_insert(uri, dict(opts["bind"]))
         else:
-            telephony.content_insert(uri, dict(opts["bind"]))
-    except TelephonyError as exc:
+            raise MediaStoreError("content insert into MediaStore is not modelled (scan or push files instead)")
+    except (TelephonyError, MediaStoreError) as exc:
         ctx.ewrite(f"Error while accessing provider:{authority}\njava.lang.IllegalArgumentException: {exc}\n")
     return 0

@@ -31,6 +31,7 @@ def _copy_file(ctx: Ctx, data: bytes, dst_dev: str, src_st: os.stat_result | Non
         stamp(ctx.device, host)
     if is_new:
         stamp(ctx.device, host.parent)
+        ctx.device.media.fuse_created(ctx.fs.normalize(dst_dev, ctx.cwd))  # the FUSE mount's create
 
 
 def _copy_tree(ctx: Ctx, src_host: Path, dst_dev: str, preserve: bool) -> None:
@@ -141,6 +142,7 @@ def mv(ctx: Ctx) -> int:
             os.replace(src_host, tgt_host)
             stamp(ctx.device, src_host.parent)
             stamp(ctx.device, tgt_host.parent)
+            ctx.device.media.fuse_renamed(fs.normalize(src, ctx.cwd), target)  # the FUSE mount's rename
         except OSError as exc:
             ctx.oserror(src, exc)
             status = 1

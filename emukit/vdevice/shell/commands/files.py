@@ -110,7 +110,7 @@ def rm(ctx: Ctx) -> int:
     status = 0
     for path in paths:
         try:
-            follow = path.endswith("/") or path.endswith("/.")
+            follow = path.endswith(("/", "/."))
             host = ctx.fs.resolve(path, ctx.cwd, follow=follow).host_path
         except OSError as exc:
             if not force:
@@ -127,6 +127,7 @@ def rm(ctx: Ctx) -> int:
                 status = 1
             continue
         try:
+            tree = False
             if host.is_symlink() or not host.is_dir():
                 os.unlink(host)
             elif not recursive and not opts.get("d"):
@@ -143,8 +144,11 @@ def rm(ctx: Ctx) -> int:
                 os.rmdir(host)
             else:
                 remove_tree(host)
+                tree = True
             if host != ctx.fs.root:
                 stamp(ctx.device, host.parent)
+                # unlinks through the FUSE mount when in shared storage
+                ctx.device.media.fuse_unlinked(ctx.fs.device_path_of(host), tree=tree)
         except OSError as exc:
             ctx.oserror(path, exc)
             status = 1
