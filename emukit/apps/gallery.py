@@ -91,6 +91,19 @@ def read_cache(driver: Driver) -> DbReading:
     return GALLERY_DB.read(driver, "SELECT * FROM media ORDER BY id")
 
 
+def grid_names(elements: list[Any], tbl: Any) -> list[str]:
+    """The file names a folder's media grid shows under its thumbnails, top to bottom and left to right: the
+    ``medium_name`` of each tile lying wholly inside the grid (hidden unless "Toggle filename visibility" is on,
+    MediaAdapter.kt:642). ``elements`` are a dump's :class:`emukit.actions.Element` s, ``tbl`` the app's table."""
+    grid = next((e.bounds for e in elements if e.resource_id == tbl.rid("media_grid")), None)
+    if grid is None:
+        return []
+    tiles = [e for e in elements if e.resource_id == tbl.rid("media_tile") and _inside(e.bounds, grid)]
+    names = [e for e in elements if e.resource_id == tbl.rid("media_name") and e.text]
+    shown = [n for n in names if any(_inside(n.bounds, t.bounds) for t in tiles)]
+    return [n.text for n in sorted(shown, key=lambda n: (n.bounds[1], n.bounds[0]))]
+
+
 # ---------------------------------------------------------------------------------------------- seed
 class MediaSpec(BaseModel):
     """An image of a base snapshot: a file in shared storage, written as android_world writes its gallery files
@@ -211,6 +224,13 @@ class GalleryProfile(AppProfile):
 
     # ------------------------------------------------------------------ folders and files
     @operation
+    def open_folders(self) -> None:
+        """Back to the folders screen (BACK from a folder or the viewer; the launch when the app is not in
+        front), its grid at the top."""
+        self._to_folders()
+        self.driver.wait_stable()
+
+    @operation
     def open_folder(self, folder: str) -> None:
         """From the folders screen, open the tile of ``folder`` (a path; its last segment is the tile's name)."""
         self._to_folders()
@@ -255,6 +275,38 @@ class GalleryProfile(AppProfile):
         """A viewer menu item shown as a row of the toolbar's overflow (its title ``row``)."""
         self.driver.tap(**self.sel("more_options"))
         self.driver.tap(text=row)
+
+    @operation
+    def show_file_names(self, folder: str) -> None:
+        """Open ``folder`` and turn "Toggle filename visibility" on (a toolbar action of the media screen,
+        menu_media.xml:6-10) unless its tiles already show names; the setting is global and remembered
+        (``display_file_names`` in Prefs.xml, Config.kt:203-205), so every folder's grid then names its files."""
+        self.open_folder(folder)
+        if not self.driver.exists(**self.sel("media_name")):
+            self.driver.tap(**self.sel("media_toggle_filename"))
+            self.driver.wait_until(lambda: self.driver.exists(**self.sel("media_name")), "file names under the tiles")
+
+    def file_names(self) -> list[str]:
+        """The file names the open folder's grid shows (an observation helper; :func:`grid_names`)."""
+        return grid_names(self.driver.elements(), self.table)
+
+    @operation
+    def push_image(self, path: str, like: str | None = None, caption: str | None = None,
+                   modified: str | None = None) -> None:
+        """Write a generated image at ``path`` (setup: adb push, as the ``media:`` seed does): its pixels are
+        those of an image named ``like`` (default: its own name), so two files given the same ``like`` are the
+        same picture; ``modified`` (``YYYYMMDDhhmm.ss``) sets its modification time; then the media scan."""
+        from emukit.apps.gallery_media import make_image
+
+        spec = MediaSpec(path=path, caption=caption)
+        folder = posixpath.dirname(spec.path)
+        self.driver.shell(f"mkdir -p {shlex.quote(folder)}", check=True)
+        data = make_image(like or posixpath.basename(spec.path), spec.width, spec.height, caption)
+        self.driver.adbutils().sync.push(data, spec.path)
+        if modified:
+            self.driver.shell(f"touch -t {shlex.quote(modified)} {shlex.quote(spec.path)}", check=True)
+        self.driver.shell("am broadcast -a android.intent.action.MEDIA_SCANNER_SCAN_FILE -d "
+                          f"{shlex.quote('file://' + spec.path)}")
 
     # ------------------------------------------------------------------ copy / move / delete (files)
     @operation

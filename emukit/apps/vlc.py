@@ -53,6 +53,7 @@ DB_FOLDER = f"/data/data/{PACKAGE}/app_db"
 DB_NAME = "vlc_media.db"
 VIDEOS_FOLDER = "/storage/emulated/0/VLCVideos"  # android_world apps.py:644
 FIRST_RUN_STEPS = 8
+MAX_SWIPES = 6
 #: android_world's query (task_evals/single/vlc.py:33-47)
 PLAYLIST_QUERY = ("SELECT Playlist.name AS playlist_name, Media.filename AS media_file_name, "
                   "PlaylistMediaRelation.position AS order_in_playlist FROM PlaylistMediaRelation "
@@ -95,9 +96,24 @@ class VideoSeed(SeedSection):
             sync.push(data, path)
 
 
-def read_playlists(driver: Driver) -> DbReading:
+#: the same join with the media's title: what the playlist's rows show (the parser's title: the tags' title, else
+#: the file name without its extension, ml:src/Media.cpp:106-128)
+TITLES_QUERY = PLAYLIST_QUERY.replace("Media.filename AS media_file_name,",
+                                      "Media.filename AS media_file_name, Media.title AS media_title,")
+
+
+def shown_title(title: str, filename: str) -> str:
+    """The title a row shows: the parsed title, or before parsing (title still the file name) that name without
+    its extension."""
+    if title == filename and "." in filename:
+        return filename.rsplit(".", 1)[0]
+    return title
+
+
+def read_playlists(driver: Driver, query: str = PLAYLIST_QUERY) -> DbReading:
     """android_world's playlist rows (name, file name, 0-based position), or an explicit empty reading with its
-    ``reason`` when VLC has no medialibrary database yet (installed or cleared and not started since)."""
+    ``reason`` when VLC has no medialibrary database yet (installed or cleared and not started since); ``query``
+    :data:`TITLES_QUERY` adds each media's title."""
     import sqlite3
 
     from emukit.probes.ordered import FolderMissing, pull_folder
@@ -113,7 +129,7 @@ def read_playlists(driver: Driver) -> DbReading:
         conn = sqlite3.connect(Path(tmp) / DB_NAME)
         conn.row_factory = sqlite3.Row
         try:
-            rows = [dict(r) for r in conn.execute(PLAYLIST_QUERY)]
+            rows = [dict(r) for r in conn.execute(query)]
         except sqlite3.Error as exc:
             raise DeviceError(f"{driver.serial}: {DB_FOLDER}/{DB_NAME}: {exc}") from None
         finally:
@@ -121,15 +137,35 @@ def read_playlists(driver: Driver) -> DbReading:
         return DbReading(rows=rows, files=sorted(names))
 
 
-def probe_playlist(driver: Driver, playlist: str) -> ProbeResult:
-    """The Ordered Collection state of VLC playlist ``playlist``: its media file names by position (empty, with
-    ``evidence["reason"]``, when the database does not exist)."""
-    reading = read_playlists(driver)
+def probe_playlist(driver: Driver, playlist: str, items: str = "file") -> ProbeResult:
+    """The Ordered Collection state of VLC playlist ``playlist``: its media by position (empty, with
+    ``evidence["reason"]``, when the database does not exist), as file names (``items="file"``, what android_world
+    compares) or as the titles its rows show (``items="title"``, what a template's outcome reads on screen)."""
+    if items not in ("file", "title"):
+        raise ValueError(f"items must be 'file' or 'title', got {items!r}")
+    reading = read_playlists(driver, TITLES_QUERY)
     rows = [r for r in reading.rows if r["playlist_name"] == playlist]
+    ordered = [r["media_file_name"] if items == "file" else shown_title(str(r["media_title"]), str(r["media_file_name"]))
+               for r in rows]
     return ProbeResult(family="ordered",
-                       canonical={"collection_type": "playlist", "ordered_items": [r["media_file_name"] for r in rows]},
-                       evidence={"app": PACKAGE, "playlist": playlist, "reason": reading.reason,
+                       canonical={"collection_type": "playlist", "ordered_items": ordered},
+                       evidence={"app": PACKAGE, "playlist": playlist, "items": items, "reason": reading.reason,
                                  "databases": reading.files, "rows": rows})
+
+
+def playlist_titles(elements: list[Any], tbl: Any) -> list[str]:
+    """The titles of the rows an open playlist shows in full, top to bottom: ``track_row_title`` inside the
+    ``songs`` list (the same id names the cards' titles elsewhere), a row cut off at the list's edge left out
+    (a dump clips its bounds, so it is shorter than the others). ``elements``: a dump's elements."""
+    box = next((e.bounds for e in elements if e.resource_id == tbl.rid("playlist_tracks")), None)
+    if box is None:
+        return []
+    titles = [e for e in elements if e.resource_id == tbl.rid("track_row_title") and e.text
+              and box[0] <= e.bounds[0] and box[1] <= e.bounds[1] and e.bounds[2] <= box[2] and e.bounds[3] <= box[3]]
+    if not titles:
+        return []
+    tallest = max(e.bounds[3] - e.bounds[1] for e in titles)
+    return [e.text for e in sorted(titles, key=lambda e: e.bounds[1]) if e.bounds[3] - e.bounds[1] >= tallest]
 
 
 @register_app
@@ -210,6 +246,25 @@ class VlcProfile(AppProfile):
             raise ValueError(f"VLC has no tab {name!r} (video, audio, browse, playlists, more)")
         self.driver.wait_stable()
 
+    def _in_view(self, container: str, title_entry: str, title: str) -> None:
+        """Scroll the list ``container`` until the card or row titled ``title`` shows whole (a small display shows
+        four video cards of six): down first, then back up when the end came without it."""
+        title_q = self.table.query(title_entry)
+
+        def find() -> Any:
+            return next((e for e in self.driver.elements()
+                         if e.resource_id == title_q["resourceId"] and e.text == title), None)
+
+        self.scroll_into_view(container, find, MAX_SWIPES)
+        for _ in range(MAX_SWIPES):
+            box, found = self.driver.find(**self.sel(container)), find()
+            if box is None or (found is not None and box.bounds[1] <= found.bounds[1]
+                               and found.bounds[3] <= box.bounds[3]):
+                return
+            left, top, right, bottom = box.bounds
+            x, span = (left + right) // 2, (bottom - top) * 3 // 5
+            self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
+
     def _more_of(self, title_entry: str, title: str, more_entry: str) -> Any:
         """The "More Actions" button of the card or row titled ``title``."""
         title_q, more_q = self.table.query(title_entry), self.table.query(more_entry)
@@ -230,6 +285,7 @@ class VlcProfile(AppProfile):
         """Video tab: the card's "More Actions", "Add to playlist"; an existing ``playlist`` is tapped, else it is
         typed as a new playlist's name and saved."""
         self.tab("video")
+        self._in_view("video_grid", "video_title", video)
         more = self._more_of("video_title", video, "video_more")
         self.driver.tap(*more.center)
         self.driver.tap(**self.sel("ctx_add_to_playlist"))
@@ -239,7 +295,18 @@ class VlcProfile(AppProfile):
         else:
             self.driver.tap(**self.sel("new_playlist_name"))
             self.driver.type_text(playlist)
-            self.driver.tap(**self.sel("playlist_save"))
+            self._save_sheet()
+            return
+        self.driver.wait_until(lambda: not self.driver.exists(**self.sel("playlist_save")), "the sheet to close")
+
+    def _save_sheet(self) -> None:
+        """The sheet's Save, after BACK hides the keyboard when it shows: on a small display the keyboard covers the
+        sheet's foot, where Save is (BACK with the keyboard up only hides it; the field's own IME action "Send"
+        would save too, dialog_playlist.xml:69, SavePlaylistDialog.kt:189-190, but a keyboard draws it its own way)."""
+        if "mInputShown=true" in self.driver.shell("dumpsys input_method").text:
+            self.driver.back()
+            self.driver.wait_stable()
+        self.driver.tap(**self.sel("playlist_save"))
         self.driver.wait_until(lambda: not self.driver.exists(**self.sel("playlist_save")), "the sheet to close")
 
     @operation
@@ -293,6 +360,7 @@ class VlcProfile(AppProfile):
     def open_add_to_playlist(self, video: str) -> None:
         """The SavePlaylistDialog of ``video``, left open (its name field is where text is typed and pasted)."""
         self.tab("video")
+        self._in_view("video_grid", "video_title", video)
         self.driver.tap(*self._more_of("video_title", video, "video_more").center)
         self.driver.tap(**self.sel("ctx_add_to_playlist"))
         self.driver.element(**self.sel("playlist_save"))
@@ -318,15 +386,14 @@ class VlcProfile(AppProfile):
     @operation
     def save(self) -> None:
         """The sheet's Save: the playlist named in the field gets the sheet's video."""
-        self.driver.tap(**self.sel("playlist_save"))
-        self.driver.wait_until(lambda: not self.driver.exists(**self.sel("playlist_save")), "the sheet to close")
+        self._save_sheet()
 
     # ------------------------------------------------------------------ probe, doctor
     def playlists(self) -> DbReading:
         return read_playlists(self.driver)
 
-    def probe(self, playlist: str) -> ProbeResult:
-        return probe_playlist(self.driver, playlist)
+    def probe(self, playlist: str, items: str = "file") -> ProbeResult:
+        return probe_playlist(self.driver, playlist, items)
 
     def capture_screens(self) -> dict[str, Callable[[], None]]:
         """The Video tab of a cleared VLC with three generated videos, the Add to playlist sheet with one

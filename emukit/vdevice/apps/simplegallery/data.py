@@ -16,11 +16,13 @@ SimpleMobileTools/Simple-Gallery 3cb12cc4 (tag 6.28.1) and ``commons`` Simple-Co
 * the recycle bin is the app's ``files`` folder (commons Context-storage.kt:34: recycleBinPath = filesDir): a
   binned file is copied to ``files/<its absolute path>`` and deleted from shared storage.
 * ``shared_prefs/Prefs.xml`` (commons Constants.kt:72 PREFS_KEY "Prefs"): ``last_copy_path`` (commons
-  Constants.kt:125, BaseConfig.kt:206-208), where the "Other folder" picker starts.
+  Constants.kt:125, BaseConfig.kt:206-208), where the "Other folder" picker starts; ``display_file_names``
+  (Constants.kt:25, Config.kt:203-205), whether a folder's grid shows names under its thumbnails.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 import shutil
@@ -290,6 +292,27 @@ def rename_file(device: VirtualDevice, path: str, new_name: str) -> str | None:
         with STORE.connect(device) as db:
             db.execute("UPDATE media SET full_path = ?, filename = ? WHERE full_path = ?", (dest, new_name, path))
     return dest
+
+
+def content_key(device: VirtualDevice, path: str) -> int:
+    """A number from a file's bytes (0 when it cannot be read): the stand-in thumbnails are coloured by what the
+    file holds, as the real ones show its pixels, so two copies of one picture look the same."""
+    try:
+        data = device.fs.host(path).read_bytes()
+    except OSError:
+        return 0
+    return int.from_bytes(hashlib.blake2b(data, digest_size=4).digest(), "big")
+
+
+def display_file_names(device: VirtualDevice) -> bool:
+    """``display_file_names`` in Prefs.xml (Config.kt:203-205, Constants.kt:25; default false)."""
+    return shared_prefs.load(device, PREFS).get_bool("display_file_names", False)
+
+
+def set_display_file_names(device: VirtualDevice, on: bool) -> None:
+    p = shared_prefs.load(device, PREFS)
+    p.put_bool("display_file_names", on)
+    shared_prefs.save(device, PREFS, p)
 
 
 def last_copy_path(device: VirtualDevice) -> str:

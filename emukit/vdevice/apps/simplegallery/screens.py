@@ -39,8 +39,10 @@ _SWATCHES = ((239, 154, 154), (144, 202, 249), (165, 214, 167), (255, 224, 130),
              (128, 203, 196), (255, 171, 145), (176, 190, 197))
 
 
-def swatch(path: str) -> tuple[int, int, int]:
-    return _SWATCHES[sum(path.encode()) % len(_SWATCHES)]
+def swatch(ctx: Ctx, path: str) -> tuple[int, int, int]:
+    """The stand-in colour of a file, from its bytes as the real thumbnail comes from its pixels: two files with
+    the same picture look the same, whatever their names."""
+    return _SWATCHES[D.content_key(ctx.device, path) % len(_SWATCHES)]
 
 
 def search_bar(ctx: Ctx, menu_entry: str, hint: str, items: list[parts.MenuItem],
@@ -81,7 +83,7 @@ def folder_tile(ctx: Ctx, box: Bounds, folder: D.Folder, on_click: Callable[[], 
                 long_clickable=True, on_click=on_click)
     thumb = folder.media[0].path if folder.media else folder.path
     tile.add(View(cls="android.widget.ImageView", bounds=(x0 + dp(4), y0 + dp(4), x1 - dp(4), y1 - dp(4)),
-                  resource_id=T.rid("folder_thumbnail"), style=Style(bg=swatch(thumb), radius=dp(8))))
+                  resource_id=T.rid("folder_thumbnail"), style=Style(bg=swatch(ctx, thumb), radius=dp(8))))
     tile.add(w.label((x0 + dp(12), y1 - dp(52), x1 - dp(12), y1 - dp(30)), folder.name, rid=T.rid("folder_name"),
                      color=(255, 255, 255), bold=True))
     tile.add(w.label((x0 + dp(12), y1 - dp(30), x1 - dp(12), y1 - dp(10)), str(len(folder.media)),
@@ -201,7 +203,14 @@ class MediaScreen(Screen):
         root = View(cls="androidx.coordinatorlayout.widget.CoordinatorLayout", bounds=frame,
                     resource_id=T.rid("media_root"), style=Style(bg=theme.BACKGROUND))
         name = D.folder_name(path) if path != D.RECYCLE_BIN else T.text("recycle_bin_name")
-        root.add(search_bar(ctx, "media_menu", T.text("search_in_hint", folder=name), [],
+        def toggle_names() -> None:  # MediaActivity.toggleFilenameVisibility (MediaActivity.kt:527-530)
+            D.set_display_file_names(ctx.device, not D.display_file_names(ctx.device))
+
+        # menu_media.xml: "Toggle filename visibility" is always an action while the folder is a grid
+        # (MediaActivity.kt:282); the rest of the menu does nothing here
+        items = [parts.MenuItem("media_toggle_filename", "label", toggle_names),
+                 parts.MenuItem("menu_sort", "sort", lambda: None, always=False)]
+        root.add(search_bar(ctx, "media_menu", T.text("search_in_hint", folder=name), items,
                             on_icon=ctx.device.finish_top))
         body = (frame[0], frame[1] + SEARCH_H + dp(8), frame[2], frame[3])
         media = D.folder_media(ctx.device, path)
@@ -214,6 +223,7 @@ class MediaScreen(Screen):
                              color=theme.TEXT_SECONDARY))
             return root
         area = (body[0] + dp(2), body[1], body[2] - dp(2), body[3])
+        names = D.display_file_names(ctx.device)
 
         def tile(i: int, box: Bounds) -> View:
             m = media[i]
@@ -222,7 +232,11 @@ class MediaScreen(Screen):
                         clickable=True, long_clickable=True,
                         on_click=lambda: ctx.start(VIEWER, {"path": m.path, "directory": path}))
             cell.add(View(cls="android.widget.ImageView", bounds=(x0 + dp(1), y0 + dp(1), x1 - dp(1), y1 - dp(1)),
-                          resource_id=T.rid("media_thumbnail"), style=Style(bg=swatch(m.path))))
+                          resource_id=T.rid("media_thumbnail"), style=Style(bg=swatch(ctx, m.path))))
+            if names:  # photo_item_grid.xml medium_name: at the tile's foot, white on a gradient, up to 3 lines
+                cell.add(w.label((x0 + dp(1) + dp(4), y1 - dp(1) - dp(40), x1 - dp(1) - dp(4), y1 - dp(1) - dp(4)),
+                                 m.name, rid=T.rid("media_name"), size=theme.TEXT_LABEL, color=(255, 255, 255),
+                                 max_lines=3))
             return cell
 
         root.add(parts.recycler(ctx, "media_grid", area, grid_rows(area, len(media), 3, tile)))
@@ -318,7 +332,7 @@ class ViewerScreen(Screen):
         height = (right - left) * 3 // 4
         y0 = (top + bottom - height) // 2
         pager.add(View(cls="android.widget.ImageView", bounds=(left, y0, right, y0 + height),
-                       style=Style(bg=swatch(medium.path))))
+                       style=Style(bg=swatch(ctx, medium.path))))
         root.add(pager)
         bar_h = dp(64)
         actions = View(cls="androidx.constraintlayout.widget.ConstraintLayout",
