@@ -95,7 +95,7 @@ class _Backfill:
             from emukit.templates.loader import load_templates
 
             try:
-                self._templates = {t.name: t for t in load_templates()}
+                self._templates = {t.name: t for t in load_templates(variants=True)}
             except ConfigError:
                 self._templates = {}
         template = self._templates.get(pair.template)

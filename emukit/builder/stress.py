@@ -43,7 +43,7 @@ from emukit.builder.pair import (
 from emukit.builder.run import SNAPSHOT_TIMEOUT_FACTOR
 from emukit.builder.steps import X_KEYS, Y_KEYS, StepRunner, screen_fraction
 from emukit.builder.stress_model import FamilyTable, Move
-from emukit.builder.stress_tables import STRESS_TABLES
+from emukit.builder.stress_tables import HOST_TABLES, STRESS_TABLES, host_table
 from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import SELECTOR_KEYS, Driver
@@ -53,7 +53,13 @@ from emukit.records import Observation
 from emukit.store.artifacts import ArtifactStore
 from emukit.templates.sampler import rng_for, sample_params, substitute
 from emukit.templates.schema import RAW_ACTIONS, Template, _check_step
-from emukit.workers import DeviceContext, DeviceRequest, WorkerPool, close_pool, make_pool
+from emukit.workers import (
+    DeviceContext,
+    DeviceRequest,
+    WorkerPool,
+    close_pool,
+    make_pool,
+)
 
 SUITES = ("d-stress", "interference")
 DEPTHS = (4, 8, 16, 32)
@@ -185,9 +191,10 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
     """Execute one suite trajectory on ``device``; raise :class:`Rejected` if it cannot be accepted."""
     t = item.template
     driver = device.driver
-    table = table_of(t.family)
+    table = table_for(t)
     if table is None:
-        raise ConfigError(f"no stress table for family {t.family!r}")
+        raise ConfigError(f"no stress table for {t.name} (family {t.family!r}"
+                          + (f", host {t.variant.app!r})" if t.variant else ")"))
     rng = rng_for(f"{suite}:{t.name}", seed, item.index, attempt)
     params = sample_params(t, rng)
     ctx = PairContext(t, params, seed, item.index, attempt)
@@ -273,37 +280,63 @@ def plan(suite: str, templates: list[Template], count_per_family: int, *, depths
     for t in sorted(templates, key=lambda t: t.name):
         by_family.setdefault(t.family, []).append(t)
     items: list[WorkItem] = []
-    for family, group in sorted(by_family.items()):
-        table = table_of(family)
-        if table is None:  # no move table: nothing can be built for this family
-            continue
-        fam_levels = tuple(lv for lv in levels if lv in table.levels)
-        step = fill_step(table)
-        wanted = depths if suite == "d-stress" else (interference_depth,)
-        bad = [d for d in wanted if d % step]
-        if bad:
-            raise ConfigError(f"{family}: depth(s) {bad} cannot be filled with its neutral moves (multiples "
-                              f"of {step} only)")
-        if suite == "d-stress":
-            base, extra = divmod(count_per_family, len(depths))
-            strata = [(d, None, base + (1 if i < extra else 0)) for i, d in enumerate(depths)]
-        elif not fam_levels:
-            continue
-        else:
-            share = {lv: LEVEL_SHARE[lv] for lv in fam_levels}
-            total = sum(share.values())
-            counts = {lv: count_per_family * s // total for lv, s in share.items()}
-            # largest remainder first (ties in level order), so small counts still cover every level
-            by_remainder = sorted(fam_levels, key=lambda lv: (-(count_per_family * share[lv] % total),
-                                                              fam_levels.index(lv)))
-            for lv in by_remainder[: count_per_family - sum(counts.values())]:
-                counts[lv] += 1
-            strata = [(interference_depth, lv, counts[lv]) for lv in fam_levels]
-        index = 0
-        for depth, level, n in strata:
-            for _ in range(n):
-                items.append(WorkItem(group[index % len(group)], index, depth, level))
-                index += 1
+    for family, in_family in sorted(by_family.items()):
+        # templates whose moves come from one table (the family's, or a host's) are planned together; a
+        # family's count is shared among its hosts in proportion to their templates (largest remainder)
+        by_host: dict[str | None, list[Template]] = {}
+        for t in in_family:
+            by_host.setdefault(t.variant.app if t.variant else None, []).append(t)
+        hosts = sorted(by_host, key=lambda h: (h is not None, h or ""))
+        counts = _shares(count_per_family, [len(by_host[h]) for h in hosts])
+        for host, count in zip(hosts, counts, strict=True):
+            items += _plan_group(suite, family, host, by_host[host], count, depths, levels, interference_depth)
+    return items
+
+
+def _shares(total: int, weights: list[int]) -> list[int]:
+    """``total`` split in proportion to ``weights`` (largest remainder, ties to the first)."""
+    whole = sum(weights)
+    out = [total * w // whole for w in weights]
+    order = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % whole), i))
+    for i in order[: total - sum(out)]:
+        out[i] += 1
+    return out
+
+
+def _plan_group(suite: str, family: str, host: str | None, group: list[Template], count_per_family: int,
+                depths: tuple[int, ...], levels: tuple[str, ...], interference_depth: int) -> list[WorkItem]:
+    """The work items of one family's templates that share a move table (``host``: None for the family's)."""
+    items: list[WorkItem] = []
+    table = table_of(family) if host is None else host_table(family, host)
+    if table is None:  # no move table: nothing can be built for these templates
+        return items
+    fam_levels = tuple(lv for lv in levels if lv in table.levels)
+    step = fill_step(table)
+    wanted = depths if suite == "d-stress" else (interference_depth,)
+    bad = [d for d in wanted if d % step]
+    if bad:
+        raise ConfigError(f"{table.label}: depth(s) {bad} cannot be filled with its neutral moves (multiples "
+                          f"of {step} only)")
+    if suite == "d-stress":
+        base, extra = divmod(count_per_family, len(depths))
+        strata = [(d, None, base + (1 if i < extra else 0)) for i, d in enumerate(depths)]
+    elif not fam_levels:
+        return items
+    else:
+        share = {lv: LEVEL_SHARE[lv] for lv in fam_levels}
+        total = sum(share.values())
+        counts = {lv: count_per_family * s // total for lv, s in share.items()}
+        # largest remainder first (ties in level order), so small counts still cover every level
+        by_remainder = sorted(fam_levels, key=lambda lv: (-(count_per_family * share[lv] % total),
+                                                          fam_levels.index(lv)))
+        for lv in by_remainder[: count_per_family - sum(counts.values())]:
+            counts[lv] += 1
+        strata = [(interference_depth, lv, counts[lv]) for lv in fam_levels]
+    index = 0
+    for depth, level, n in strata:
+        for _ in range(n):
+            items.append(WorkItem(group[index % len(group)], index, depth, level))
+            index += 1
     return items
 
 
@@ -348,12 +381,14 @@ class SuiteRunner:
         self.root = suite_dir(options.data_dir, options.suite)
         self.artifacts = ArtifactStore(self.root / "artifacts")
         self.lock = threading.Lock()
-        self.unsupported = sorted({t.family for t in options.templates if t.family not in STRESS_TABLES})
-        supported = [t for t in options.templates if t.family in STRESS_TABLES]
-        # (family, level) pairs asked for whose interfering moves are not defined: reported, not built
+        # families (or "family in app" for host variants) with no move table: reported, not built
+        self.unsupported = sorted({_label(t) for t in options.templates if table_for(t) is None})
+        supported = [t for t in options.templates if table_for(t) is not None]
+        # (table, level) pairs asked for whose interfering moves are not defined: reported, not built
+        tables = {table_for(t).label: table_for(t) for t in supported}  # type: ignore[union-attr]
         self.unsupported_levels = sorted(
-            (f, lv) for f in {t.family for t in supported} for lv in options.levels
-            if options.suite == "interference" and lv not in STRESS_TABLES[f].levels)
+            (label, lv) for label, table in tables.items() for lv in options.levels
+            if options.suite == "interference" and lv not in table.levels)
         self.items = plan(options.suite, supported, options.count_per_family, depths=options.depths,
                           levels=options.levels, interference_depth=options.interference_depth)
         self.done: set[str] = set()
@@ -510,5 +545,18 @@ def table_of(family: str) -> FamilyTable | None:
     return STRESS_TABLES[family]
 
 
+def table_for(template: Template) -> FamilyTable | None:
+    """The move table a template's trajectories use: its host's (a variant's app) or its family's."""
+    if template.variant is not None:
+        return host_table(template.family, template.variant.app)
+    return table_of(template.family)
+
+
+def _label(template: Template) -> str:
+    return template.family if template.variant is None else f"{template.family} in {template.variant.app}"
+
+
 for _family in STRESS_TABLES:  # the tables are code: a broken entry fails at import, not mid-build
     validate_table(STRESS_TABLES[_family])
+for _host in HOST_TABLES.values():
+    validate_table(_host)

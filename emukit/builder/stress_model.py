@@ -55,6 +55,14 @@ class FamilyTable:
     neutral: tuple[Move, ...]
     levels: dict[str, tuple[Move, ...]]
     distractors: Distractors | None = None
+    #: the app the moves act in when it is not the family's Table 6 app: the table of the family's host
+    #: variants in that app (templates with ``variant: {app: ...}``)
+    app: str | None = None
+
+    @property
+    def label(self) -> str:
+        """``persistent``, or ``persistent in gallery`` for a host table."""
+        return self.family if self.app is None else f"{self.family} in {self.app}"
 
 
 # System-level moves: they apply in any app and leave it as it was (Overview opened and closed; the

@@ -263,7 +263,7 @@ def _cmd_diversity(args: argparse.Namespace) -> int:
 
     console = make_console()
     try:
-        thresholds = {t.name: t.min_diversity for t in load_templates(dirs=args.templates)
+        thresholds = {t.name: t.min_diversity for t in load_templates(dirs=args.templates, variants=True)
                       if t.min_diversity is not None}
         with Store(args.db, data_dir=args.data_dir) as store:
             pairs = [p for p in store.pairs(selected(args.family))

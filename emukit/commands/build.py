@@ -48,7 +48,8 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
             from emukit.commands.suite import run_suite
 
             return run_suite(args, console)
-        templates = load_templates(family=args.family, names=args.template or None, dirs=args.templates)
+        templates = load_templates(family=args.family, names=args.template or None, dirs=args.templates,
+                                   variants=args.variants)
         if not templates:
             folders = ", ".join(str(f) for f in template_folders(args.templates)) or "no template folder"
             print_error(console, "emukit build-pairs", f"no templates for family {args.family!r} in {folders}")
@@ -128,6 +129,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build-pairs", help="build verified strict A/B pairs on devices (the main job)")
     p.add_argument("--family", default="all", choices=FAMILY_CHOICES)
     p.add_argument("--template", action="append", help="only these templates (repeatable)")
+    p.add_argument("--variants", action="store_true",
+                   help="also the host variants (templates re-hosting a family in another app, docs/templates.md); "
+                        "a variant named with --template is built without it")
     p.add_argument("--templates", type=Path, action="append", default=None, metavar="DIR",
                    help="a causal-template folder of your own, merged with the shipped templates (repeatable; "
                         "also $EMUKIT_TEMPLATES); a name defined twice is an error")

@@ -20,7 +20,7 @@ def run_suite(args: argparse.Namespace, console: Console) -> int:
     from emukit.templates import load_templates
 
     templates = load_templates(family=args.family, names=args.template or None,
-                               dirs=getattr(args, "templates", None))
+                               dirs=getattr(args, "templates", None), variants=getattr(args, "variants", False))
     depths = tuple(getattr(args, "depth", None) or DEPTHS)
     levels = tuple(getattr(args, "level", None) or LEVELS)
     options = SuiteOptions(suite=args.suite, templates=templates, count_per_family=args.count, seed=args.seed,
@@ -35,11 +35,11 @@ def run_suite(args: argparse.Namespace, console: Console) -> int:
         if options.count_per_family < 1:
             raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")
         runner = SuiteRunner(options)
-        for family in runner.unsupported:
-            console.print(f"[yellow]{args.suite}: no state-preserving move table for family {family!r} yet; "
+        for label in runner.unsupported:
+            console.print(f"[yellow]{args.suite}: no state-preserving move table for {label} yet; "
                           "its templates are skipped[/yellow]")
-        for family, level in runner.unsupported_levels:
-            console.print(f"[yellow]interference: no {level} moves for family {family!r} yet; skipped[/yellow]")
+        for label, level in runner.unsupported_levels:
+            console.print(f"[yellow]interference: no {level} moves for {label} yet; skipped[/yellow]")
         if not runner.items:
             console.print(f"[red]{args.suite}: nothing to build (no supported templates)[/red]")
             return 2

@@ -221,7 +221,7 @@ def _template_state(family: str, template: str) -> dict[str, Any] | None:
     """The ``state:`` block of a shipped or configured causal template (read once per process)."""
     from emukit.templates.loader import load_templates
 
-    found = [t for t in load_templates(family=family) if t.name == template]
+    found = [t for t in load_templates(family=family, variants=True) if t.name == template]
     return dict(found[0].state) if found else None
 
 

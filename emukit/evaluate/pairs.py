@@ -188,6 +188,9 @@ def persistent_context(pair: EvalPair) -> dict[str, Any]:
     ctx: dict[str, Any] = {"probe": probe, "source": source, "destination": destination, "artifact": target}
     if probe == "folder":
         ctx["folder"] = _abs_path(folder) if folder else posixpath.dirname(source)  # type: ignore[arg-type]
+    app = ((pair.entity or {}).get("outcome_probe") or {}).get("app")
+    if isinstance(app, str) and app and app != "files":  # a host variant: the folder opens in another app
+        ctx["app"] = app
     return ctx
 
 
@@ -230,7 +233,7 @@ def _obs(data: Any, where: str, reader: Reader) -> ObsRef:
     return ObsRef(data["screenshot"], str(data.get("hierarchy") or ""), reader)
 
 
-_ELEMENT_RE = re.compile(r'^(?P<cls>\S+)(?: "(?P<text>.*)"| \[(?P<desc>.*)\]| #(?P<rid>.*))?$', re.S)
+_ELEMENT_RE = re.compile(r'^(?P<cls>\S+)(?: "(?P<text>.*)"| \[(?P<desc>.*)\]| #(?P<rid>.*))?$', re.DOTALL)
 
 
 def element_from_description(text: str) -> Element:

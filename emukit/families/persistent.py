@@ -9,7 +9,12 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from emukit.actions import Action
-from emukit.families.base import FamilyUnit, StateValidationError, is_bool, register_family
+from emukit.families.base import (
+    FamilyUnit,
+    StateValidationError,
+    is_bool,
+    register_family,
+)
 
 #: the folder names the Files search scope "Downloads" covers
 DOWNLOADS_DIRS = frozenset({"Download", "Downloads"})
@@ -68,6 +73,8 @@ class Persistent(FamilyUnit):
                 raise StateValidationError("context.folder", f"{folder!r} holds neither {src!r} nor {dst!r}")
             hit = next((p for p, e in inspected if e), None)
             out = {"probe": "folder", "folder": folder, "present": hit is not None}
+            if context.get("app") and context["app"] != "files":  # a host variant opens the folder elsewhere
+                out["app"] = str(context["app"])
         else:
             raise StateValidationError("context.probe", f"must be 'search' or 'folder', got {probe!r}")
         if hit is not None:  # identity only on the branch where the file must be visible (Table 20 projection)
@@ -92,6 +99,12 @@ class Persistent(FamilyUnit):
             if d["present"]:
                 return [head, f"It shows exactly one result row: {_quoted(d['artifact'])} ({d['path']})."]
             return [head, "It shows the empty state 'No matches in Downloads' and no result row."]
+        if d.get("app") == "gallery":
+            head = (f"The Gallery shows the media of the folder {d['folder']}, each file's name under its "
+                    "thumbnail.")
+            if d["present"]:
+                return [head, f"One of its thumbnails is named {_quoted(d['artifact'])}."]
+            return [head, "None of its thumbnails is the tracked file."]
         head = f"The Files app shows the folder {d['folder']}."
         if d["present"]:
             return [head, f"Its listing includes one row for {_quoted(d['artifact'])}."]

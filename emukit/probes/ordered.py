@@ -13,7 +13,13 @@ from typing import Any
 
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
-from emukit.probes.base import CliOption, FamilyProbe, ProbeResult, register_probe
+from emukit.probes.base import (
+    CliOption,
+    FamilyProbe,
+    ProbeResult,
+    ProbeUsageError,
+    register_probe,
+)
 
 MUSIC_PACKAGE = "code.name.monkey.retromusic"
 DATABASES = f"/data/data/{MUSIC_PACKAGE}/databases"
@@ -81,18 +87,41 @@ def probe_ordered(driver: Driver, playlist: str | None = None) -> ProbeResult:
     )
 
 
+#: the apps whose collections the probe reads (``app``): Retro Music (the Table 6 producer) and VLC
+ORDERED_APPS = ("music", "vlc")
+
+
 @register_probe
 class OrderedProbe(FamilyProbe):
-    """:func:`probe_ordered` of ``playlist`` (None: the playing queue); ``emukit probe --playlist``."""
+    """:func:`probe_ordered` of ``playlist`` (None: the playing queue) in Retro Music, or with ``app: vlc`` a VLC
+    playlist by the titles its rows show (:func:`emukit.apps.vlc.probe_playlist`); ``emukit probe --playlist
+    [--app vlc]``."""
 
     family = "ordered"
-    cli_options = (CliOption("--playlist", help="ordered: playlist name (default: the playing queue)"),)
+    cli_options = (CliOption("--playlist", help="ordered: playlist name (default: the playing queue)"),
+                   CliOption("--app", choices=ORDERED_APPS,
+                             help="ordered: the app holding the collection (default music: Retro Music; vlc: a VLC "
+                                  "playlist, --playlist required)"))
 
     def read(self, driver: Driver, **params: Any) -> ProbeResult:
+        app = params.get("app") or "music"
+        if app == "vlc":
+            from emukit.apps.vlc import probe_playlist
+
+            if not params.get("playlist"):
+                raise ProbeUsageError("ordered: VLC has no playing queue to probe; give the playlist")
+            return probe_playlist(driver, params["playlist"], "title")
+        if app != "music":
+            raise ProbeUsageError(f"ordered: app {app!r} is not one of {', '.join(ORDERED_APPS)}")
         return probe_ordered(driver, params.get("playlist"))
 
     def params_from_cli(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        return {"playlist": options.get("playlist")}
+        params = {"playlist": options.get("playlist")}
+        if options.get("app") and options["app"] != "music":
+            params["app"] = options["app"]
+            if not params["playlist"]:
+                raise ProbeUsageError("--family ordered --app vlc needs --playlist NAME")
+        return params
 
 
 def collection_items(driver: Driver, playlist: str | None) -> list[str] | None:

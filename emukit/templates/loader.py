@@ -27,10 +27,12 @@ def load_template(path: Path) -> Template:
 
 
 def load_templates(folder: Path | None = None, family: str | None = None,
-                   names: list[str] | None = None, *, dirs: Iterable[Path] | None = ()) -> list[Template]:
+                   names: list[str] | None = None, *, dirs: Iterable[Path] | None = (),
+                   variants: bool = False) -> list[Template]:
     """Every template under ``folder`` (recursively), or with no folder on the whole search path
-    (:func:`template_folders` of ``dirs``), optionally filtered; sorted by family then name. A name defined
-    in two files is a ConfigError naming both."""
+    (:func:`template_folders` of ``dirs``), optionally filtered; sorted by family then name. Host variants
+    (templates with a ``variant:`` block) are left out unless ``variants`` is true or they are among ``names``.
+    A name defined in two files is a ConfigError naming both."""
     roots = [folder] if folder is not None else template_folders(dirs)
     loaded = [load_template(p) for root in roots for p in sorted(root.rglob("*.yaml"))]
     found = resources.unique("template", [(t.name, t.source_path, t) for t in loaded])
@@ -42,4 +44,6 @@ def load_templates(folder: Path | None = None, family: str | None = None,
         if missing:
             raise ConfigError(f"unknown template(s) {', '.join(sorted(missing))} in {root}")
         found = [t for t in found if t.name in names]
+    elif not variants:
+        found = [t for t in found if not t.is_variant]
     return sorted(found, key=lambda t: (t.family, t.name))

@@ -36,7 +36,7 @@ def _checked_steps(steps: list[Step]) -> list[Step]:
 Steps = Annotated[list[Step], AfterValidator(_checked_steps)]
 
 #: template fields that describe the template without changing what it builds (not in its content hash)
-NOT_HASHED = ("source_path", "released_pairs", "min_diversity")
+NOT_HASHED = ("source_path", "released_pairs", "min_diversity", "variant")
 
 RAW_ACTIONS = {"tap", "long_press", "swipe", "drag", "key", "back", "home", "type", "wait"}
 SETUP_ONLY = {"shell", "launch", "push_mp3", "broadcast_media", "stop"}
@@ -108,6 +108,22 @@ class Outcome(BaseModel):
     state_field: Literal["source_exists", "destination_exists"] | None = None  # persistent: what the surface shows
     folder: str | None = None
     playlist: str | None = None
+    #: the app whose screen the outcome is read from, a profile name (default: the family's Table 6 app:
+    #: files, notes, music, clock); a family's reading says which apps it can read
+    app: str | None = None
+
+
+class Variant(BaseModel):
+    """A host variant: the family's causal structure in another app than the one of seed 002's Table 6. It is
+    not one of the release's 25 templates, so the strict build and the suites take it only when it is named
+    (``--template``) or asked for (``--variants``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: the profile name of the app that holds the tracked state (gallery, vlc, ...)
+    app: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    #: the Table 6 template whose contrast it re-hosts, when there is one
+    of: str | None = None
 
 
 class Expectation(BaseModel):
@@ -142,6 +158,8 @@ class Template(BaseModel):
     #: the share of this template's pairs that must have distinct boundary screenshots and distinct
     #: observation-only requests (``emukit audit diversity``; default 0.8). Audit metadata: not hashed.
     min_diversity: float | None = Field(default=None, ge=0, le=1)
+    #: set on a host variant (:class:`Variant`); metadata about where the template sits, not hashed
+    variant: Variant | None = None
     source_path: str = ""
 
     @field_validator("branches")
@@ -161,11 +179,24 @@ class Template(BaseModel):
         if self.outcome.kind not in wanted:
             raise ValueError(f"outcome.kind {self.outcome.kind!r} does not fit family {self.family} "
                              f"(expected one of {sorted(wanted)})")
+        declared = unit(self.family).table6_templates
+        if self.variant is not None:
+            if self.name in declared:
+                raise ValueError(f"{self.name} is one of Table 6's templates; a variant needs a name of its own")
+            if self.variant.of is not None and self.variant.of not in declared:
+                raise ValueError(f"variant.of {self.variant.of!r} is not a Table 6 template of family "
+                                 f"{self.family} (one of {', '.join(declared)})")
         return self
+
+    @property
+    def is_variant(self) -> bool:
+        return self.variant is not None
 
     def content_hash(self) -> str:
         """SHA-256 of the template's content (not its file path)."""
         data = self.model_dump(mode="json", exclude=set(NOT_HASHED), by_alias=True)
+        if data["outcome"].get("app") is None:  # fields added later count only when set: old hashes still hold
+            data["outcome"].pop("app", None)
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 

@@ -1,4 +1,5 @@
-"""Every shipped template builds on a small display: one strict pair of each of the 25 templates through
+"""Every shipped template builds on a small display: one strict pair of each of the 25 templates and of each
+host variant through
 ``build_pairs`` on embedded virtual devices of 720x1280 at 320 dpi (``BuildOptions.vdevice_screen``); the
 default 1080x2400 at 420 dpi is what every other builder test runs on. The pairs record the device's real
 size (screenshots, exported ``screen_size``, world-model requests, recorded coordinates), and the stress
@@ -22,7 +23,7 @@ from emukit.builder.run import BuildOptions
 from emukit.builder.steps import on_screen, screen_fraction
 from emukit.builder.stress import validate_table
 from emukit.builder.stress_model import FamilyTable, Move
-from emukit.builder.stress_tables import STRESS_TABLES
+from emukit.builder.stress_tables import HOST_TABLES, STRESS_TABLES
 from emukit.errors import ConfigError
 from emukit.export import export_pairs
 from emukit.families import FAMILIES
@@ -38,8 +39,8 @@ TEMPLATE_COUNT = 25  # seed 002 Table 6
 def small_build(pair_builder, adb_server, tmp_path_factory):
     """One pair of every template, built family by family on two fresh 720x1280@320 embedded devices."""
     data = tmp_path_factory.mktemp("small-build") / "data"
-    templates = load_templates()
-    assert len(templates) == TEMPLATE_COUNT
+    templates = load_templates(variants=True)
+    assert len([t for t in templates if not t.is_variant]) == TEMPLATE_COUNT
     errors: list[str] = []  # what the runs reported besides rejections (device pool, store)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(run_mod.TemplateProgress, "slot_limit", property(lambda self: self.wanted))
@@ -109,8 +110,7 @@ def test_gesture_coordinates_resolve_against_the_screen():
 
 
 def test_stress_moves_take_no_pixel_positions():
-    for family in STRESS_TABLES:
-        table = STRESS_TABLES[family]
+    for table in [*(STRESS_TABLES[f] for f in STRESS_TABLES), *HOST_TABLES.values()]:
         validate_table(table)
         for moves in (table.neutral, *table.levels.values()):
             for move in moves:

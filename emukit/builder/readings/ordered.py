@@ -1,5 +1,5 @@
-"""Ordered Collection: the rows the opened playlist or queue shows, with the collection type and the
-database order after the action from the probe."""
+"""Ordered Collection: the rows the opened playlist or queue shows (Retro Music's, or with ``app: vlc`` a VLC
+playlist's), with the collection type and the database order after the action from the probe."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from emukit.apps.music import list_titles
 from emukit.builder.readings import OutcomeReader, Reading, Tables, register_reading
 from emukit.device.driver import Driver
+from emukit.errors import ConfigError
 from emukit.probes import probe
 
 
@@ -19,6 +20,14 @@ class ListReading(OutcomeReader):
     family = "ordered"
 
     def read(self, spec: dict[str, Any], xml: str, tables: Tables) -> Reading:
+        app = spec.get("app") or "music"
+        if app == "vlc":
+            from emukit.apps.vlc import playlist_titles
+            from emukit.hierarchy import elements_of
+
+            return {"ordered_items": playlist_titles(elements_of(xml), tables("vlc"))}, {}
+        if app != "music":
+            raise ConfigError(f"outcome.app {app!r}: the Ordered Collection reading reads music or vlc")
         return {"ordered_items": list_titles(xml, tables("music"))}, {}
 
     def read_on_device(self, driver: Driver, spec: dict[str, Any], xml: str, tables: Tables,

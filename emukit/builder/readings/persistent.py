@@ -7,6 +7,7 @@ from typing import Any
 
 from emukit.builder.readings import OutcomeReader, Reading, Tables, register_reading
 from emukit.builder.readings._common import below_app_bar, inside
+from emukit.errors import ConfigError
 from emukit.hierarchy import elements_of
 
 
@@ -18,6 +19,11 @@ class FilesReading(OutcomeReader):
     family = "persistent"
 
     def read(self, spec: dict[str, Any], xml: str, tables: Tables) -> Reading:
+        app = spec.get("app") or "files"
+        if app == "gallery":
+            return _gallery(spec, xml, tables)
+        if app != "files":
+            raise ConfigError(f"outcome.app {app!r}: the Persistent Artifact reading reads files or gallery")
         files = tables("files")
         elements = elements_of(xml)
         target = spec.get("target") or ""
@@ -40,3 +46,28 @@ class FilesReading(OutcomeReader):
         evidence = {"rows": rows, "empty_message": empty, "header": header,
                     "consistent": present or bool(empty) or spec["kind"] == "folder"}
         return outcome, evidence
+
+
+def _gallery(spec: dict[str, Any], xml: str, tables: Tables) -> Reading:
+    """present/absent from the file names Simple Gallery Pro shows under the thumbnails of the opened folder's
+    media grid (with "Toggle filename visibility" on), its empty-state message and the search hint naming the
+    folder as evidence. Only the ``folder`` kind: the Gallery has no search limited to a folder."""
+    from emukit.apps.gallery import grid_names
+
+    if spec["kind"] != "folder":
+        raise ConfigError(f"outcome.kind {spec['kind']!r}: the Gallery's reading opens a folder (kind: folder)")
+    gallery = tables("gallery")
+    elements = elements_of(xml)
+    names = grid_names(elements, gallery)
+    target = spec.get("target") or ""
+    empty = next((e.text for e in elements if e.resource_id == gallery.rid("media_empty") and e.text), "")
+    hint = next((e.text for e in elements if e.resource_id == gallery.rid("search_field")), "")
+    present = target in names
+    folder = spec.get("folder") or ""
+    outcome = {"result": "present" if present else "absent", "probe": "folder", "target": target,
+               "scope": folder.rstrip("/").rsplit("/", 1)[-1], "folder": folder}
+    # the grid names every file or says the folder is empty; a grid of thumbnails without names says nothing
+    tiles = sum(1 for e in elements if e.resource_id == gallery.rid("media_tile"))
+    evidence = {"app": "gallery", "rows": names, "empty_message": empty, "header": hint,
+                "consistent": bool(empty) or (tiles > 0 and len(names) == tiles)}
+    return outcome, evidence
