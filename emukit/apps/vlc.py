@@ -246,18 +246,18 @@ class VlcProfile(AppProfile):
             raise ValueError(f"VLC has no tab {name!r} (video, audio, browse, playlists, more)")
         self.driver.wait_stable()
 
-    def _in_view(self, container: str, title_entry: str, title: str) -> None:
-        """Scroll the list ``container`` until the card or row titled ``title`` shows whole (a small display shows
-        four video cards of six): down first, then back up when the end came without it."""
-        title_q = self.table.query(title_entry)
+    def _video_in_view(self, title: str) -> None:
+        """Scroll the Video tab's grid until the card titled ``title`` shows whole (a small display shows four
+        video cards of six): down first, then back up when the end came without it."""
+        title_q = self.table.query("video_title")
 
         def find() -> Any:
             return next((e for e in self.driver.elements()
                          if e.resource_id == title_q["resourceId"] and e.text == title), None)
 
-        self.scroll_into_view(container, find, MAX_SWIPES)
+        self.scroll_into_view("video_grid", find, MAX_SWIPES)
         for _ in range(MAX_SWIPES):
-            box, found = self.driver.find(**self.sel(container)), find()
+            box, found = self.driver.find(**self.sel("video_grid")), find()
             if box is None or (found is not None and box.bounds[1] <= found.bounds[1]
                                and found.bounds[3] <= box.bounds[3]):
                 return
@@ -285,7 +285,7 @@ class VlcProfile(AppProfile):
         """Video tab: the card's "More Actions", "Add to playlist"; an existing ``playlist`` is tapped, else it is
         typed as a new playlist's name and saved."""
         self.tab("video")
-        self._in_view("video_grid", "video_title", video)
+        self._video_in_view(video)
         more = self._more_of("video_title", video, "video_more")
         self.driver.tap(*more.center)
         self.driver.tap(**self.sel("ctx_add_to_playlist"))
@@ -360,7 +360,7 @@ class VlcProfile(AppProfile):
     def open_add_to_playlist(self, video: str) -> None:
         """The SavePlaylistDialog of ``video``, left open (its name field is where text is typed and pasted)."""
         self.tab("video")
-        self._in_view("video_grid", "video_title", video)
+        self._video_in_view(video)
         self.driver.tap(*self._more_of("video_title", video, "video_more").center)
         self.driver.tap(**self.sel("ctx_add_to_playlist"))
         self.driver.element(**self.sel("playlist_save"))
