@@ -207,6 +207,7 @@ class VirtualDevice:
         self.media.make_standard_folders()
         self.fs.symlink(SHARED_STORAGE, "/sdcard")
         self.fs.write_bytes("/etc/hosts", b"127.0.0.1       localhost\n::1             ip6-localhost\n")
+        self.media.store.boot()
         if self.hardware:
             self.package_manager.first_boot_packages()
         for app in self.apps.values():

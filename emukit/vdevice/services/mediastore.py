@@ -141,6 +141,12 @@ class MediaStore:
             db.execute(f"PRAGMA user_version = {DB_VERSION}")
         return True
 
+    def boot(self) -> None:
+        """The index a device has from its first boot: the database with the scan of shared storage the provider
+        runs when the volume is mounted, so a fresh device's state (and every snapshot of it) holds it."""
+        with self._db():
+            pass
+
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
         """One connection for one operation; a new database gets the volume scan the provider runs when shared
