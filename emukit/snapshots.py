@@ -269,12 +269,20 @@ def build_snapshot(driver: Driver, spec: SnapshotSpec, *, console: ConsoleClient
     return {**fingerprint(driver), "spec": spec_digest(spec)}
 
 
+#: the media provider's data (its MediaStore index, ``external.db``): derived from shared storage, which the
+#: fingerprint covers file by file, and stamped with the time each scan ran, so a rebuild of the same base (on
+#: an AVD as on the virtual device) never reproduces its bytes; left out of :func:`fingerprint`
+MEDIA_PROVIDER_DATA = "/data/data/com.google.android.providers.media.module/"
+
+
 def fingerprint(driver: Driver) -> dict[str, Any]:
-    """A digest of the ground-truth state: shared storage and app data files with their content hashes,
-    the clipboard (sha256 of its text), the wall clock and the foreground app."""
+    """A digest of the ground-truth state: shared storage and app data files with their content hashes (not the
+    media provider's index, :data:`MEDIA_PROVIDER_DATA`), the clipboard (sha256 of its text), the wall clock and
+    the foreground app."""
     from emukit.probes.clipboard import probe_clipboard
 
-    files = driver.shell("find /storage/emulated/0 /data/data -type f | sort").text.split()
+    files = [f for f in driver.shell("find /storage/emulated/0 /data/data -type f | sort").text.split()
+             if not f.startswith(MEDIA_PROVIDER_DATA)]
     digests = driver.shell("md5sum " + " ".join(shlex.quote(f) for f in files)).text if files else ""
     clip = probe_clipboard(driver).canonical["clipboard_text"]
     return {
