@@ -207,7 +207,6 @@ class VirtualDevice:
         self.media.make_standard_folders()
         self.fs.symlink(SHARED_STORAGE, "/sdcard")
         self.fs.write_bytes("/etc/hosts", b"127.0.0.1       localhost\n::1             ip6-localhost\n")
-        self.media.store.boot()
         if self.hardware:
             self.package_manager.first_boot_packages()
         for app in self.apps.values():
@@ -218,6 +217,9 @@ class VirtualDevice:
         for app in self.apps.values():
             if hasattr(app, "install"):
                 app.install(self)
+        self._stamp_tree(self.state.clock.wall_ms // 1000)
+        # the media index's boot scan reads the stamped folders; its database is then stamped like every path
+        self.media.store.boot(self.state.clock.wall_ms // 1000)
         self._stamp_tree(self.state.clock.wall_ms // 1000)
         self.persist()
 

@@ -109,6 +109,7 @@ class MediaStore:
 
     def __init__(self, device: VirtualDevice) -> None:
         self.device = device
+        self._fixed_now: int | None = None  # the time a boot scan stamps (:meth:`boot`)
 
     # ------------------------------------------------------------------ the database
     @property
@@ -141,11 +142,17 @@ class MediaStore:
             db.execute(f"PRAGMA user_version = {DB_VERSION}")
         return True
 
-    def boot(self) -> None:
+    def boot(self, when_s: int) -> None:
         """The index a device has from its first boot: the database with the scan of shared storage the provider
-        runs when the volume is mounted, so a fresh device's state (and every snapshot of it) holds it."""
-        with self._db():
-            pass
+        runs when the volume is mounted, so a fresh device's state (and every snapshot of it) holds it. Its rows
+        are stamped ``when_s`` (the fresh device's logical time, as every path of it is), so every fresh device
+        starts with the same bytes, whichever process made it and whenever."""
+        self._fixed_now = when_s
+        try:
+            with self._db():
+                pass
+        finally:
+            self._fixed_now = None
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
@@ -165,6 +172,8 @@ class MediaStore:
                 db.close()
 
     def _now(self) -> int:
+        if self._fixed_now is not None:
+            return self._fixed_now
         return self.device.wall_ms() // 1000
 
     def canonical(self, path: str) -> str | None:
