@@ -276,12 +276,8 @@ def mp4_info(host: Path) -> dict[str, Any]:
     """``duration`` (ms, from ``mvhd``), ``width``/``height`` (the first video track's ``tkhd``) and ``has_video``
     of an ISO media file, reading box headers by seeking."""
     out: dict[str, Any] = {"duration": None, "width": None, "height": None, "has_video": False}
-    try:
-        with open(host, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            _walk_boxes(fh, 0, size, out, {})
-    except (OSError, struct.error):
-        pass
+    with contextlib.suppress(OSError, struct.error), open(host, "rb") as fh:  # unreadable: the columns stay NULL
+        _walk_boxes(fh, 0, os.fstat(fh.fileno()).st_size, out, {})
     return out
 
 

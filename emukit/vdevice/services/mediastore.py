@@ -18,6 +18,7 @@ shared storage) the first time anything needs it and lives under ``/data``, so s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import sqlite3
@@ -149,8 +150,8 @@ class MediaStore:
         starts with the same bytes, whichever process made it and whenever."""
         self._fixed_now = when_s
         try:
-            with self._db():
-                pass
+            with self._db() as db:  # opening it creates and scans it
+                db.execute("PRAGMA user_version")
         finally:
             self._fixed_now = None
 
@@ -220,10 +221,8 @@ class MediaStore:
                                   "owner_package_name": M.owner_of(parent), "volume_name": M.volume_name(parent),
                                   "relative_path": M.relative_path(parent), "_display_name": M.display_name(parent),
                                   "is_download": int(bool(M._DOWNLOAD.match(parent)))}
-        try:
+        with contextlib.suppress(OSError):  # a folder gone meanwhile keeps no date
             values["date_modified"] = int(os.stat(self.device.fs.host(parent)).st_mtime)
-        except OSError:
-            pass
         return self._insert(db, values, generation)
 
     # ------------------------------------------------------------------ the scanner

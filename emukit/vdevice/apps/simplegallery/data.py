@@ -22,11 +22,13 @@ SimpleMobileTools/Simple-Gallery 3cb12cc4 (tag 6.28.1) and ``commons`` Simple-Co
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import posixpath
 import shutil
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emukit.apps.selectors import table
@@ -297,8 +299,20 @@ def rename_file(device: VirtualDevice, path: str, new_name: str) -> str | None:
 def content_key(device: VirtualDevice, path: str) -> int:
     """A number from a file's bytes (0 when it cannot be read): the stand-in thumbnails are coloured by what the
     file holds, as the real ones show its pixels, so two copies of one picture look the same."""
+    host = device.fs.host(path)
     try:
-        data = device.fs.host(path).read_bytes()
+        st = host.stat()
+    except OSError:
+        return 0
+    return _bytes_key(str(host), st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=1024)
+def _bytes_key(host: str, inode: int, size: int, mtime_ns: int) -> int:
+    """The hash of a file's bytes, once per version of the file (inode, size and mtime in the key): every draw of a
+    grid colours every tile."""
+    try:
+        data = Path(host).read_bytes()
     except OSError:
         return 0
     return int.from_bytes(hashlib.blake2b(data, digest_size=4).digest(), "big")
