@@ -111,6 +111,7 @@ class SnapshotStore:
             shutil.copytree(dev.fs.root, tmp / "fs", symlinks=True, copy_function=shutil.copy2)
             meta = {"name": name, "saved_wall_ms": dev.wall_ms(), "vm_clock_ms": dev.elapsed_ms()}
             (tmp / "state.json").write_text(dev.state.model_dump_json())  # the clocks just read, as in meta
+            meta["size"] = _tree_size(tmp)  # a snapshot never changes once saved: listing reads this
             (tmp / "meta.json").write_text(json.dumps(meta))
             old = self.root / f".{name}.old"
             if target.exists():
@@ -166,7 +167,9 @@ class SnapshotStore:
     def _info(self, name: str) -> SnapshotInfo:
         path = self.root / name
         meta = json.loads((path / "meta.json").read_text())
-        size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+        size = meta.get("size")
+        if not isinstance(size, int):  # saved before the size was recorded
+            size = _tree_size(path)
         return SnapshotInfo(name, size, meta["saved_wall_ms"], meta["vm_clock_ms"])
 
     def list(self) -> list[SnapshotInfo]:
@@ -174,6 +177,12 @@ class SnapshotStore:
             return []
         return [self._info(p.name) for p in sorted(self.root.iterdir())
                 if p.is_dir() and not p.name.startswith(".") and (p / "meta.json").exists()]
+
+
+def _tree_size(path: Path) -> int:
+    """Bytes in the regular files of snapshot folder ``path`` but its ``meta.json`` (which records this size;
+    links not followed)."""
+    return sum(st.st_size for rel, st in _walk(path).items() if stat.S_ISREG(st.st_mode) and rel != "meta.json")
 
 
 # ---------------------------------------------------------------------------------------------- restore

@@ -6,6 +6,7 @@ devices; both the filesystem's fine-grained change times and the coarse-tick wai
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import stat
@@ -131,3 +132,21 @@ def test_an_untouched_device_loads_without_copying(tmp_path, monkeypatch):
     (dev.fs.root / "data" / "local" / "tmp" / "x").write_bytes(b"x")
     dev.snapshots.load("s")
     assert not (dev.fs.root / "data" / "local" / "tmp" / "x").exists() and copied == []
+
+
+def test_listing_reads_the_size_recorded_at_save(tmp_path, monkeypatch):
+    """``snapshot list`` (asked before every base load) reads each snapshot's size from its meta.json instead of
+    walking its tree; a snapshot saved before sizes were recorded is walked, with the same result."""
+    dev = VirtualDevice(tmp_path / "d", wipe=True)
+    (dev.fs.root / "big.bin").write_bytes(b"x" * 5000)
+    info = dev.snapshots.save("s")
+    folder = dev.snapshots.root / "s"
+    walked = S._tree_size(folder)
+    assert info.size == walked >= 5000
+    monkeypatch.setattr(S, "_walk", lambda root: pytest.fail(f"listing walked {root}"))
+    assert [(i.name, i.size) for i in dev.snapshots.list()] == [("s", walked)]
+    monkeypatch.undo()
+    meta = json.loads((folder / "meta.json").read_text())
+    del meta["size"]
+    (folder / "meta.json").write_text(json.dumps(meta))
+    assert [(i.name, i.size) for i in dev.snapshots.list()] == [("s", walked)]
