@@ -243,6 +243,8 @@ def setup_device(driver: Driver, apks: Path, data_dir: Path, console: Console | 
         run(f"permissions {pin.package}", lambda pin=pin: _permissions(driver, pin, grant_permissions))
         run(f"app-ops {pin.package}", lambda pin=pin: _app_ops(driver, pin, allow_app_ops))
         run(f"first run {pin.profile}", lambda pin=pin: _first_run(driver, pin, walk_first_run))
+    for name in image_first_runs():
+        run(f"first run {name}", lambda name=name: _image_first_run(driver, name))
     run("media", lambda: push_media(driver))
     run("animations off", lambda: disable_animations(driver))
     run("demo mode", lambda: enable_demo_mode(driver))
@@ -267,6 +269,31 @@ def _app_ops(driver: Driver, pin: AppPin, allow: Callable[[Driver, AppPin], list
         return StepResult(name, False, "none to set")
     done = allow(driver, pin)
     return StepResult(name, bool(done), f"set {', '.join(done)} allow" if done else f"{', '.join(pin.app_ops)} allow")
+
+
+def image_first_runs() -> list[str]:
+    """The profiles of apps shipped in the system image (every table of theirs pins an image build, no APK) that
+    walk a first run of their own (Chrome's welcome and sign-in screens), by name: ``emukit avd setup`` walks
+    them after the installed apps, as android_world's setup does for Chrome."""
+    from emukit.apps.registry import all_profiles
+    from emukit.apps.selectors import tables_of
+
+    out = []
+    for cls in all_profiles():
+        tables = tables_of(cls.package)
+        if tables and all(t.apk is None for t in tables) and hasattr(cls, "complete_first_run"):
+            out.append(cls.name)
+    return out
+
+
+def _image_first_run(driver: Driver, name: str) -> StepResult:
+    from emukit.apps.registry import profile_for
+
+    actions = profile_for(driver, name).complete_first_run()
+    driver.home()
+    count = len(actions) if isinstance(actions, list) else 0
+    return StepResult(f"first run {name}", count > 0, f"walked the first-run screens in {count} actions" if count
+                      else "the app opens on its main screen")
 
 
 def _first_run(driver: Driver, pin: AppPin, walk: Callable[[Driver, AppPin], int]) -> StepResult:

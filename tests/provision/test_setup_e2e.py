@@ -22,7 +22,7 @@ PINNED = [("code.name.monkey.retromusic", "music", True, []), ("com.arduia.expen
           ("com.simplemobiletools.calendar.pro", "calendar", True, []),
           ("com.simplemobiletools.gallery.pro", "gallery", True, ["MANAGE_EXTERNAL_STORAGE"]),
           ("com.simplemobiletools.smsmessenger", "sms", False, []),
-          ("de.dennisguse.opentracks", "opentracks", True, []),
+          ("de.dennisguse.opentracks", "opentracks", True, []), ("net.cozic.joplin", "joplin", True, []),
           ("net.gsantner.markor", "notes", False, ["MANAGE_EXTERNAL_STORAGE"]), ("org.tasks", "tasks", False, []),
           ("org.videolan.vlc", "vlc", True, ["MANAGE_EXTERNAL_STORAGE"])]
 UNPREPARED_FAILURES = {"root", "demo mode", "clock prefs", "snapshots present", "snapshot fingerprints",
@@ -31,7 +31,7 @@ UNPREPARED_FAILURES = {"root", "demo mode", "clock prefs", "snapshots present", 
                        *(f"all-files access {p}" for p, _, _, ops in PINNED if ops)}
 SETUP_STEPS = ["adb root", "APK digests", *(f"install {p}" for p, *_ in PINNED),
                *(step for p, n, *_ in PINNED for step in (f"permissions {p}", f"app-ops {p}", f"first run {n}")),
-               "media", "animations off", "demo mode", "clean snapshot", "base snapshots"]
+               "first run chrome", "media", "animations off", "demo mode", "clean snapshot", "base snapshots"]
 
 
 def test_the_expectations_name_every_pinned_app() -> None:
@@ -137,7 +137,8 @@ def test_doctor_passes_every_row_on_the_prepared_device(prepared, adb_server, wo
     # the device rows (5 that a fresh device passes too: adb, console auth, grpc clipboard, screen, device tools),
     # each app's package, first-run and own rows, permissions and all-files access where it has them
     app_rows = {"calendar database", "sms provider", "tasks database", "broccoli database", "vlc database",
-                "gallery database", "expense database", "opentracks database"}
+                "gallery database", "expense database", "opentracks database", "joplin database",
+                "chrome first run"}  # Chrome's row also passes on a fresh device (no preferences yet)
     names = [c.name for c in checks]
     assert len(names) == len(set(names)) == len(UNPREPARED_FAILURES) + 5 + len(app_rows), names
     assert app_rows | {"package com.simplemobiletools.calendar.pro", "all-files access org.videolan.vlc"} <= set(names)

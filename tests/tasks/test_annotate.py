@@ -389,7 +389,7 @@ def test_review_flags_undo_replays_the_same_screen_and_accept_asks_about_a_longe
     copied = shipped.provenance.milestone_steps[0]
     _replay(server, ref[:copied], tab)
     png_copied = app.session.png
-    clock = Action(type="tap", x=667, y=454)  # the Clock in All Apps, third in the first row (not one of the task's apps)
+    clock = Action(type="tap", x=922, y=454)  # the Clock in All Apps, fourth in the first row (not one of the task's apps)
     _replay(server, [Action(type="key", key=3), ref[0], clock, Action(type="wait", duration_ms=1000)], tab)
     assert app.session.driver.focused_app()[0] == "com.google.android.deskclock"
     page.wait_for_function(f"document.body.dataset.steps === '{copied + 4}'", timeout=WAIT_MS)

@@ -337,8 +337,8 @@ def driver(vdevice, adb_server):
 
 HOME = Action(type="key", key=3)
 DRAWER = Action(type="swipe", x=540, y=2127, x2=540, y2=600, duration_ms=300)
-CLOCK_ICON = Action(type="tap", x=667, y=454)  # All Apps' first row: Broccoli, Calendar, Clock, Files
-FILES_ICON = Action(type="tap", x=922, y=454)
+CLOCK_ICON = Action(type="tap", x=922, y=454)  # All Apps' first row: Broccoli, Calendar, Chrome, Clock
+FILES_ICON = Action(type="tap", x=157, y=744)  # the second row: Files, Gallery, Joplin, Markor
 
 
 def test_reopening_the_clock_breaks_timer_paused_on_a_device(driver, tmp_path_factory) -> None:
