@@ -16,6 +16,7 @@ from emukit.vdevice.apps import permissions
 from emukit.vdevice.apps.joplin import JoplinApp, viewer
 from emukit.vdevice.apps.joplin import data as D
 from emukit.vdevice.device import VirtualDevice
+from emukit.vdevice.kit import webview
 from emukit.vdevice.shell import run_shell
 from tests.vdevice.views import exists, find, tap
 
@@ -325,6 +326,7 @@ def test_copy_markdown_link_puts_a_link_on_the_clipboard(device: VirtualDevice) 
 
 def test_viewer_keeps_a_single_newline_as_a_break() -> None:
     assert [b.text for b in viewer.blocks("a\nb\n\n# H\n- x\n- y")] == ["a\nb", "H", "x", "y"]
+    assert T.cls("body_viewer") == webview.WEBVIEW  # the table's class is the one the kit's page reports
     assert D.title_from_body("  # [Link](http://x) rest\nmore") == "Link rest"
 
 

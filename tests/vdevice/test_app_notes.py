@@ -13,6 +13,7 @@ import pytest
 from emukit.apps.selectors import table
 from emukit.vdevice.apps.notes import NotesApp, notebook, storage, viewer
 from emukit.vdevice.device import VirtualDevice
+from emukit.vdevice.kit import webview
 from tests.vdevice.views import exists, find, tap
 
 T = table("net.gsantner.markor")
@@ -353,8 +354,8 @@ def test_blocks_join_soft_breaks_and_keep_hard_ones() -> None:
     shown = viewer.blocks("# T #\n\none\ntwo  \nthree\n\n* a\n* b\ncontinued\n\n```\nx = 1\n```\n**bold** [link](u)")
     assert [(b.kind, b.text) for b in shown] == [("h1", "T"), ("p", "one two\nthree"), ("li", "a"),
                                                 ("li", "b continued"), ("pre", "x = 1"), ("p", "bold link")]
-    assert viewer.word_at("alpha bravo, charlie", 9) == (6, 11)
-    assert viewer.word_at("alpha bravo, charlie", 11) is None
+    assert webview.word_at("alpha bravo, charlie", 9) == (6, 11)
+    assert webview.word_at("alpha bravo, charlie", 11) is None
 
 
 # ---------------------------------------------------------------------------------------------- plumbing

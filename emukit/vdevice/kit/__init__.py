@@ -12,6 +12,10 @@ behaviour module.
   manager's editing for every editable view), confirmation dialogs.
 * :mod:`.pickers`: the framework's DatePickerDialog (calendar mode) and TimePickerDialog (clock mode).
 * :mod:`.store`: an app's Room/SQLite database at the real path, created with the real schema.
+* :mod:`.webview`: web content as Chromium's accessibility tree reports it (a WebView's root web area and one
+  node per block), with its layout, scrolling, long-press word selection, the floating toolbar and Copy as HTML;
+  :mod:`.markdown`: Markdown as the blocks of such a page. Markor's view mode, Joplin's note body and Chrome's
+  pages are built from them.
 
 The pipeline side (driving, probing and seeding a kit app over adb) is in :mod:`emukit.apps.dataspec`.
 """

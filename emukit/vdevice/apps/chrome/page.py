@@ -5,8 +5,9 @@ The nodes (content/browser/accessibility/browser_accessibility_android.cc, ui/ac
 ax_assistant_structure.cc; the table's web_* entries): the root web area as ``android.webkit.WebView`` whose text
 is the page title, then one node per block: a text-only block as ``android.widget.TextView`` with its text, a text
 ``<input>`` as an editable ``android.widget.EditText`` (value as text, placeholder as hint), a ``<button>`` as
-``android.widget.Button``. The blocks are laid out and selected with the same geometry and word rules as
-Markor's WebView (:mod:`emukit.vdevice.apps.notes.viewer`: ``Layout``, ``word_at``, ``floating_toolbar``).
+``android.widget.Button``. The blocks are laid out and selected with the kit's geometry and word rules
+(:mod:`emukit.vdevice.kit.webview`: ``Layout``, ``select_word``, ``floating_toolbar``), as the WebViews of Markor
+and Joplin are.
 
 Selection (Chromium's touch selection): a long press on a word selects it and shows the floating toolbar with
 Chromium's select_action_menu items for read-only text: Copy, Share, Select all, Web search. Copy puts the
@@ -23,15 +24,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from emukit.vdevice.apps.chrome import data as D
-from emukit.vdevice.apps.notes.viewer import (
-    PAGE_TOP_DP,
+from emukit.vdevice.kit.webview import (
     SELECTION,
     Block,
     Layout,
+    copy_action,
+    end_selection_action,
     floating_toolbar,
-    word_at,
+    select_all_action,
+    select_word,
+    selection_anchor,
 )
-from emukit.vdevice.state import ClipState
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui.view import Bounds, Style, View
 
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
     from emukit.vdevice.kit.app import Ctx
 
 PAGE_LEFT_DP = 16
+PAGE_TOP_DP = 16
 CONTROL_DP = 48
 
 
@@ -122,14 +126,8 @@ def _input(inputs: dict[str, str], index: int, node: D.PageNode, box: Bounds) ->
 
 def _text(state: dict[str, Any], lay: Layout, index: int, box: Bounds, picked: bool) -> View:
     block = lay.block
-
-    def select(px: int, py: int) -> None:
-        offset = lay.offset_at(px - box[0], py - box[1])
-        word = word_at(block.text, offset) if offset is not None else None
-        if word is not None:
-            state["sel"] = {"block": index, "start": word[0], "end": word[1]}
-
-    return View(cls=D.T.cls("web_text"), bounds=box, text=block.text, on_long_click_at=select,
+    return View(cls=D.T.cls("web_text"), bounds=box, text=block.text,
+                on_long_click_at=select_word(state, lay, index, (box[0], box[1])),
                 style=Style(fg=theme.TEXT, font_size=block.size, bold=block.bold, valign="top",
                             max_lines=len(lay.rows), bg=SELECTION if picked else None))
 
@@ -140,33 +138,22 @@ def page_text(page: D.Page) -> str:
 
 def _toolbar(ctx: Ctx, area: Bounds, page: D.Page, layouts: list[Layout | None],
              origins: dict[int, tuple[int, int]], sel: dict[str, Any]) -> View | None:
+    """Chromium's selection popup for read-only text: Copy, Share, Select all (while one word is selected),
+    Web search."""
     state = ctx.state
+    anchor = selection_anchor(area, layouts, origins, sel)
+    if anchor is None:
+        return None
     if sel.get("all"):
         text = page_text(page)
-        anchor = ((area[0] + area[2]) // 2, area[1] + theme.dp(8), area[1] + theme.dp(8))
     else:
-        i = sel.get("block", -1)
-        lay = layouts[i] if 0 <= i < len(layouts) else None
-        if i not in origins or lay is None:
-            return None
+        lay = layouts[sel["block"]]
+        assert lay is not None
         text = lay.block.text[sel["start"]:sel["end"]]
-        spans = lay.spans(sel["start"], sel["end"]) or [(0, 0, 0)]
-        tx, ty = origins[i]
-        row, a, b = spans[0]
-        anchor = (tx + (a + b) // 2, ty + row * lay.lh, ty + (spans[-1][0] + 1) * lay.lh)
-
-    def copy() -> None:
-        ctx.device.state.clip = ClipState(label="html", text=text, mime_type="text/html")
-        state.pop("sel", None)
-
-    def select_all() -> None:
-        state["sel"] = {"all": True}
-
-    def dismiss() -> None:
-        state.pop("sel", None)
-
-    items: list[tuple[str, Callable[[], None]]] = [(D.T.text("text_copy"), copy), (D.T.text("text_share"), dismiss)]
+    dismiss = end_selection_action(state)
+    items: list[tuple[str, Callable[[], None]]] = [(D.T.text("text_copy"), copy_action(ctx.device, state, text)),
+                                                   (D.T.text("text_share"), dismiss)]
     if not sel.get("all"):
-        items.append((D.T.text("text_select_all"), select_all))
+        items.append((D.T.text("text_select_all"), select_all_action(state)))
     items.append((D.T.text("text_web_search"), dismiss))
     return floating_toolbar(anchor, items, area)
