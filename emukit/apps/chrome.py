@@ -11,7 +11,11 @@ the commits it names). What the operations rely on:
   app domain, Chrome included, read shell_data_file, lineage private/untrusted_app_all.te:51-56) and it is opened
   as ``file:///data/local/tmp/<name>.html`` typed into the omnibox (``url_bar``, actionGo: ENTER loads it). No
   network is ever used. (android_world's browser tasks put task.html in Download and have the Files app open it
-  with Chrome, browser.py:45-46, 73-85.)
+  with Chrome, browser.py:45-46, 73-85.) Not ``am start -a android.intent.action.VIEW -d file://...``: Chrome's
+  IntentDispatcher alias takes VIEW intents for http, https and about URLs, content URLs of HTML or text, and
+  file URLs only of MHTML snapshots (its intent filters in chromium/chromium@00f60aca8ea1546e8a10c96d576355906f13285a
+  chrome/android/java/AndroidManifest.xml), so a local ``.html`` file is not routed to it by its type; the
+  omnibox works the same on every build.
 * a page's text shows as Chromium accessibility nodes under the root web area (``web_root``, class
   android.webkit.WebView, text = the page title): text-only blocks as android.widget.TextView, inputs as
   android.widget.EditText (``web_text`` / ``web_input``);
@@ -317,15 +321,13 @@ class ChromeProfile(AppProfile):
 
     # ------------------------------------------------------------------ selection, copy, paste
     def _block(self, word: str) -> Element:
-        """The page's text node whose text is ``word`` or starts with ``word`` and a space."""
-        tbl = self.table
-        page = self.driver.element(**self.sel("web_root")).bounds
-        for el in self.driver.elements():
-            left, top, right, bottom = el.bounds
-            inside = page[0] <= left and page[1] <= top and right <= page[2] and bottom <= page[3]
-            if el.cls == tbl.cls("web_text") and inside and (el.text == word or el.text.startswith(word + " ")):
-                return el
-        raise DeviceError(f"{self.driver.serial}: no text block of the page starts with the word {word!r}")
+        """The page's text node (the table's ``web_text``, a TextView inside the root web area) whose text is
+        ``word`` or starts with ``word`` and a space."""
+        starts = f"(?s){re.escape(word)}(?: .*)?"
+        found = self.driver.find(**self.sel("web_text"), textMatches=starts)
+        if found is None:
+            raise DeviceError(f"{self.driver.serial}: no text block of the page starts with the word {word!r}")
+        return found
 
     def _selection_toolbar(self) -> bool:
         return self.driver.exists(**self.sel("text_copy"))
@@ -362,15 +364,13 @@ class ChromeProfile(AppProfile):
 
     @operation
     def paste_into_input(self, index: int = 0) -> None:
-        """Tap the page's ``index``-th text input, long-press it, Paste."""
-        page = self.driver.element(**self.sel("web_root")).bounds
-        inputs = [el for el in self.driver.elements() if el.cls == self.table.cls("web_input")
-                  and not el.resource_id and page[0] <= el.bounds[0] and page[1] <= el.bounds[1]
-                  and el.bounds[2] <= page[2] and el.bounds[3] <= page[3]]  # not the omnibox, also an EditText
-        if index >= len(inputs):
-            raise DeviceError(f"{self.driver.serial}: the page has {len(inputs)} text inputs, no #{index}")
-        self.driver.tap(*inputs[index].center)
-        self.paste_at(inputs[index])
+        """Tap the page's ``index``-th text input (the table's ``web_input``: an EditText inside the root web
+        area, so never the omnibox), long-press it, Paste."""
+        found = self.driver.find(**self.sel("web_input"), instance=index)
+        if found is None:
+            raise DeviceError(f"{self.driver.serial}: the page has no text input #{index}")
+        self.driver.tap(*found.center)
+        self.paste_at(found)
 
     @operation
     def go(self) -> None:

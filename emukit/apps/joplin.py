@@ -28,6 +28,7 @@ The probes (:func:`read_notes`, :func:`read_folders`) pull the whole ``databases
 from __future__ import annotations
 
 import hashlib
+import re
 import shlex
 from collections.abc import Callable
 from typing import Any
@@ -233,21 +234,12 @@ class JoplinProfile(AppProfile):
         self.driver.wait_until(self._editing, "the note editor")
 
     def _field(self, entry: str) -> Element:
-        """The title field (the EditText outside ``note-editor-root``) or the body field (the EditText inside it,
-        in the editor's WebView): both are EditTexts without ids, told apart by where they are."""
-        cls = self.table.cls(entry)
-        elements = self.driver.elements()
-        roots = [e for e in elements if e.resource_id == self.rid("editor_root")]
-        box = roots[0].bounds if roots else None
-
-        def inside(e: Element) -> bool:
-            return box is not None and box[0] <= e.bounds[0] and box[1] <= e.bounds[1] and \
-                e.bounds[2] <= box[2] and e.bounds[3] <= box[3]
-
-        for e in elements:
-            if e.cls == cls and (inside(e) if entry == "body_editor" else not inside(e)):
-                return e
-        raise DeviceError(f"{self.driver.serial}: no {entry} on screen (edit mode: {box is not None})")
+        """The title field or the body field: EditTexts without ids, selected by structure (the table's
+        ``title_field`` is the first EditText of the note screen, ``body_editor`` the EditText inside
+        ``note-editor-root``)."""
+        if entry == "body_editor":
+            return self.driver.element(**self.sel("body_editor"))
+        return self.driver.element(**self.sel("title_field"))
 
     @operation
     def fill(self, *, title: str | None = None, body: str | None = None) -> None:
@@ -314,15 +306,13 @@ class JoplinProfile(AppProfile):
 
     # ------------------------------------------------------------------ copy and paste
     def _paragraph(self, word: str) -> Element:
-        """The rendered body's paragraph node (inside the WebView) whose text is ``word`` or starts with it."""
-        page = self.driver.element(**self.sel("body_viewer")).bounds
-        cls = self.table.cls("view_paragraph")
-        for el in self.driver.elements():
-            left, top, right, bottom = el.bounds
-            inside = page[0] <= left and page[1] <= top and right <= page[2] and bottom <= page[3]
-            if el.cls == cls and inside and (el.text == word or el.text.startswith((word + " ", word + "\n"))):
-                return el
-        raise DeviceError(f"{self.driver.serial}: no paragraph of the rendered body starts with {word!r}")
+        """The rendered body's paragraph node (a TextView inside the WebView, the table's ``view_paragraph``)
+        whose text is ``word`` or starts with it and a space or a line break."""
+        starts = f"(?s){re.escape(word)}(?:[ \n].*)?"
+        found = self.driver.find(**self.sel("view_paragraph"), textMatches=starts)
+        if found is None:
+            raise DeviceError(f"{self.driver.serial}: no paragraph of the rendered body starts with {word!r}")
+        return found
 
     @operation
     def copy_word(self, word: str) -> None:

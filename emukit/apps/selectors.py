@@ -25,6 +25,22 @@ Tables are found under ``emukit/apps/tables/`` and under every folder an outside
 point in the ``emukit.app_tables`` group (the entry point names a package; its folder holds
 ``<package>/<key>.yaml`` like this one).
 
+Where the real app gives a view no id (React Native without a ``testID``, Compose, web content), an entry selects
+by text, content-desc and class, and by structure:
+
+* ``within: <entry>``: the element lies inside (is a descendant of) the element another entry of the same table
+  selects; the driver sends it as a uiautomator child selector (``UiSelector.childSelector``, which searches the
+  descendants of the nodes matched so far), so the device resolves it in one call. Chains are allowed
+  (``within`` an entry that is itself ``within`` another), cycles are refused at load;
+* ``instance: N``: the N-th (from 0) element matching the other fields, in the dump's document order
+  (``UiSelector.instance``); with ``within`` it counts inside the container.
+
+For example Joplin's note body editor, an ``EditText`` with no id inside the view whose ``testID`` is
+``note-editor-root``, and the first word of Chrome's page, the first ``TextView`` inside the root web area::
+
+      body_editor: {class: android.widget.EditText, within: editor_root, source: ...}
+      page_first_text: {class: android.widget.TextView, within: web_root, instance: 0, source: ...}
+
 ``source`` is ``<repo alias>:<path>[:<line>]`` (or a list of them); an entry that no public source can confirm
 (the closed-source Google Clock) gives ``capture:`` instead, saying what a dump of the pinned build must show.
 An entry with neither does not load.
@@ -114,6 +130,9 @@ class Entry(BaseModel):
     description_starts_with: str | None = None
     text_starts_with: str | None = None
     class_name: str | None = Field(None, alias="class")
+    #: structure: the name of the entry whose element contains this one, and which match to take (from 0)
+    within: str | None = None
+    instance: int | None = Field(None, ge=0)
     source: list[str] = Field(default_factory=list)
     capture: str | None = None
     note: str | None = None
@@ -148,6 +167,8 @@ class Entry(BaseModel):
             value = getattr(self, field)
             if value is not None:
                 out[key] = value.format(**fmt) if fmt else value
+        if self.instance is not None:
+            out["instance"] = self.instance
         return out
 
 
@@ -174,6 +195,16 @@ class SelectorTable(BaseModel):
                 if alias not in self.repos:
                     raise ValueError(f"selectors.{name}: source {ref!r} names repo {alias!r}, which repos does "
                                      f"not list ({', '.join(sorted(self.repos)) or 'none'})")
+        for name in self.selectors:
+            seen = [name]
+            outer = self.selectors[name].within
+            while outer is not None:
+                if outer not in self.selectors:
+                    raise ValueError(f"selectors.{seen[-1]}: within {outer!r} names no entry of this table")
+                if outer in seen:
+                    raise ValueError(f"selectors.{name}: within makes a cycle ({' -> '.join([*seen, outer])})")
+                seen.append(outer)
+                outer = self.selectors[outer].within
         return self
 
     @property
@@ -187,8 +218,14 @@ class SelectorTable(BaseModel):
             raise KeyError(f"{self.path or self.package}: no selector named {name!r}") from None
 
     def query(self, name: str, **fmt: Any) -> dict[str, Any]:
-        """The driver selector for ``name`` (``{placeholders}`` in its values filled from ``fmt``)."""
-        return self.entry(name).query(**fmt)
+        """The driver selector for ``name`` (``{placeholders}`` in its values filled from ``fmt``); an entry
+        ``within`` another carries that entry's selector under ``within`` (the driver turns it into a child
+        selector)."""
+        entry = self.entry(name)
+        out = entry.query(**fmt)
+        if entry.within is not None:
+            out["within"] = self.query(entry.within, **fmt)
+        return out
 
     def rid(self, name: str) -> str:
         """The resource id of ``name`` (ConfigError when that entry has none)."""

@@ -341,13 +341,25 @@ class Driver:
     # ------------------------------------------------------------------ elements
     @staticmethod
     def selector(**query: Any) -> dict[str, Any]:
-        """A uiautomator2 UiSelector dict from keyword arguments (text=..., resourceId=...)."""
-        unknown = set(query) - SELECTOR_KEYS
-        if unknown:
-            raise ValueError(f"unknown selector field(s): {', '.join(sorted(unknown))}")
+        """A uiautomator2 UiSelector dict from keyword arguments (text=..., resourceId=...). ``within`` (a
+        selector dict of the same form, as a table's structural entries give) names a container: the result
+        is the container's selector with this one as its child selector (matched among its descendants)."""
+        chain = [dict(query)]
+        while "within" in chain[0]:
+            outer = chain[0].pop("within")
+            if not isinstance(outer, dict):
+                raise TypeError(f"selector field within must be a selector mapping, not {outer!r}")
+            chain.insert(0, dict(outer))
+        for part in chain:
+            unknown = set(part) - SELECTOR_KEYS
+            if unknown:
+                raise ValueError(f"unknown selector field(s): {', '.join(sorted(unknown))}")
         from uiautomator2._selector import Selector
 
-        return dict(Selector(**query))
+        sel = Selector(**chain[0])
+        for part in chain[1:]:
+            sel = sel.child(**part)
+        return dict(sel)
 
     def find(self, timeout: float = 0.0, **query: Any) -> Element | None:
         """The element matching the selector (waiting up to ``timeout`` s), or None."""

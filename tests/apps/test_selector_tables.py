@@ -10,13 +10,20 @@ from __future__ import annotations
 import ast
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from emukit.apps.base import OTHER_APPS
 from emukit.apps.registry import all_profiles
-from emukit.apps.selectors import SelectorTable, all_tables, tables_of
-from emukit.device.driver import SELECTOR_KEYS
+from emukit.apps.selectors import (
+    SelectorTable,
+    all_tables,
+    load_table,
+    table_files,
+    tables_of,
+)
+from emukit.device.driver import SELECTOR_KEYS, Driver
 from emukit.errors import ConfigError
 from emukit.yamlmodel import validate_yaml
 
@@ -173,3 +180,53 @@ def test_table_references_in_templates_and_move_tables_are_checked() -> None:
         SharedAction(type="tap", target={"sel": "notes:pasta"})
     for family in STRESS_TABLES:
         validate_table(STRESS_TABLES[family])
+
+
+def test_structural_entries_load_checked_and_query_as_child_selectors(tmp_path: Path) -> None:
+    """``within`` names another entry (missing names and cycles are load errors naming the entry); the query
+    carries the container's selector, which the driver sends as a uiautomator child selector; ``instance``
+    counts inside the container."""
+    raw: dict[str, Any] = {
+        "package": "a.b", "app": "A", "build": {"version_code": 1},
+        "repos": {"r": {"repo": "o/r", "commit": "0" * 40}},
+        "selectors": {"root": {"resource_id": "editor-root", "source": "r:x.tsx:1"},
+                      "web": {"class": "android.webkit.WebView", "within": "root", "source": "r:x.tsx:2"},
+                      "field": {"class": "android.widget.EditText", "within": "web", "instance": 1,
+                                "source": "r:x.tsx:3"}}}
+    table = validate_yaml(tmp_path / "1.yaml", raw, SelectorTable)
+    assert table.query("field") == {"className": "android.widget.EditText", "instance": 1,
+                                    "within": {"className": "android.webkit.WebView",
+                                               "within": {"resourceId": "editor-root"}}}
+    sel = Driver.selector(**table.query("field"))  # uiautomator2's chain: outermost first, then each child
+    assert sel["resourceId"] == "editor-root" and sel["childOrSibling"] == ["child", "child"]
+    web, field = sel["childOrSiblingSelector"]
+    assert web["className"] == "android.webkit.WebView"
+    assert field["className"] == "android.widget.EditText" and field["instance"] == 1
+    raw["selectors"]["web"]["within"] = "nowhere"
+    with pytest.raises(ConfigError, match="selectors.web: within 'nowhere' names no entry"):
+        validate_yaml(tmp_path / "1.yaml", raw, SelectorTable)
+    raw["selectors"]["web"]["within"] = "field"
+    with pytest.raises(ConfigError, match="within makes a cycle"):
+        validate_yaml(tmp_path / "1.yaml", raw, SelectorTable)
+    raw["selectors"]["web"]["within"] = "root"
+    raw["selectors"]["field"]["instance"] = -1
+    with pytest.raises(ConfigError, match="selectors.field.instance"):
+        validate_yaml(tmp_path / "1.yaml", raw, SelectorTable)
+    with pytest.raises(TypeError, match="within must be a selector mapping"):
+        Driver.selector(className="x", within="root")
+
+
+def test_the_shipped_structural_entries_name_real_containers() -> None:
+    """Every shipped ``within`` chain ends at an entry with a resource id or a class (a container a dump
+    shows), and the apps without ids use them: Joplin's body editor and rendered paragraphs, Chrome's page
+    nodes."""
+    used: dict[str, list[str]] = {}
+    for path in table_files():
+        tbl = load_table(path)
+        for name, entry in tbl.selectors.items():
+            if entry.within is not None:
+                used.setdefault(tbl.package, []).append(name)
+                outer = tbl.entry(entry.within)
+                assert outer.resource_id or outer.class_name, f"{path}: {name} within {entry.within}"
+    assert {"body_editor", "view_paragraph"} <= set(used["net.cozic.joplin"])
+    assert {"web_text", "web_input", "web_button"} <= set(used["com.android.chrome"])
