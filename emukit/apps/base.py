@@ -162,6 +162,11 @@ class AppProfile:
         """The resource id of ``name`` in this build's table."""
         return self.table.rid(name)
 
+    def keyboard_shown(self) -> bool:
+        """Whether the soft keyboard shows: ``dumpsys input_method`` prints ``mInputShown=true`` (Android 14's
+        ImeVisibilityStateComputer.dump)."""
+        return "mInputShown=true" in self.driver.shell("dumpsys input_method").text
+
     # the framework's floating text toolbar over an EditText (every app's table has text_select_all,
     # text_copy and text_paste for it)
     def select_all_and_copy(self, field: Element) -> None:
@@ -201,21 +206,25 @@ class AppProfile:
 
     def scroll_into_view(self, container: str, find: Callable[[], Element | None], max_swipes: int) -> None:
         """Swipe the scrolling view ``container`` (a table name) across its own bounds until ``find()`` gives an
-        element wholly inside it: towards it when it is cut off at the top, else down. Gives up after
-        ``max_swipes`` or without the container; a missing element is left to the tap that follows to report."""
-        for _ in range(max_swipes):
-            box = self.driver.find(**self.sel(container))
-            if box is None:
-                return
-            left, top, right, bottom = box.bounds
-            found = find()
-            if found is not None and top <= found.bounds[1] and found.bounds[3] <= bottom:
-                return
-            x, span = (left + right) // 2, (bottom - top) * 3 // 5
-            if found is not None and found.bounds[1] < top:  # above the top: bring it down
-                self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
-            else:
-                self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
+        element wholly inside it: towards it when it shows cut off at the top or the bottom; while it is not in
+        the dump at all, down for up to ``max_swipes`` swipes, then up for as many (it may be above the part
+        shown). Gives up after that or without the container; a missing element is left to the tap that follows
+        to report."""
+        for direction in ("down", "up"):
+            for _ in range(max_swipes):
+                box = self.driver.find(**self.sel(container))
+                if box is None:
+                    return
+                left, top, right, bottom = box.bounds
+                found = find()
+                if found is not None and top <= found.bounds[1] and found.bounds[3] <= bottom:
+                    return
+                x, span = (left + right) // 2, (bottom - top) * 3 // 5
+                above = found.bounds[1] < top if found is not None else direction == "up"
+                if above:  # bring the content down
+                    self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
+                else:
+                    self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
 
     @operation
     def launch(self, *, fresh: bool = False) -> None:

@@ -79,11 +79,6 @@ class MarkorProfile(AppProfile):
     def _in_document(self) -> bool:
         return self.driver.exists(**self.sel("editor")) or self.driver.exists(**self.sel("view_webview"))
 
-    def keyboard_shown(self) -> bool:
-        """Whether the soft keyboard shows: ``dumpsys input_method`` prints ``mInputShown=true`` (Android 14's
-        ImeVisibilityStateComputer.dump)."""
-        return "mInputShown=true" in self.driver.shell("dumpsys input_method").text
-
     def _selection_toolbar(self) -> bool:
         return self.driver.exists(**self.sel("text_copy"))
 

@@ -248,7 +248,7 @@ class VlcProfile(AppProfile):
 
     def _video_in_view(self, title: str) -> None:
         """Scroll the Video tab's grid until the card titled ``title`` shows whole (a small display shows four
-        video cards of six): down first, then back up when the end came without it."""
+        video cards of six; the shared scroll goes down first, then back up)."""
         title_q = self.table.query("video_title")
 
         def find() -> Any:
@@ -256,14 +256,6 @@ class VlcProfile(AppProfile):
                          if e.resource_id == title_q["resourceId"] and e.text == title), None)
 
         self.scroll_into_view("video_grid", find, MAX_SWIPES)
-        for _ in range(MAX_SWIPES):
-            box, found = self.driver.find(**self.sel("video_grid")), find()
-            if box is None or (found is not None and box.bounds[1] <= found.bounds[1]
-                               and found.bounds[3] <= box.bounds[3]):
-                return
-            left, top, right, bottom = box.bounds
-            x, span = (left + right) // 2, (bottom - top) * 3 // 5
-            self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
 
     def _more_of(self, title_entry: str, title: str, more_entry: str) -> Any:
         """The "More Actions" button of the card or row titled ``title``."""
@@ -303,7 +295,7 @@ class VlcProfile(AppProfile):
         """The sheet's Save, after BACK hides the keyboard when it shows: on a small display the keyboard covers the
         sheet's foot, where Save is (BACK with the keyboard up only hides it; the field's own IME action "Send"
         would save too, dialog_playlist.xml:69, SavePlaylistDialog.kt:189-190, but a keyboard draws it its own way)."""
-        if "mInputShown=true" in self.driver.shell("dumpsys input_method").text:
+        if self.keyboard_shown():
             self.driver.back()
             self.driver.wait_stable()
         self.driver.tap(**self.sel("playlist_save"))
