@@ -39,6 +39,7 @@ def ask(device: VirtualDevice, package: str, permission: str) -> str:
      "Allow Calendar to access your calendar?"),
     ("code.name.monkey.retromusic", "android.permission.READ_MEDIA_AUDIO",
      "Allow Retro Music to access music and audio on this device?"),
+    ("net.cozic.joplin", "android.permission.CAMERA", "Allow Joplin to take pictures and record video?"),
 ])
 def test_the_question_is_the_groups(det, package, permission, question):
     assert f'text="{question}"' in ask(det, package, permission)

@@ -40,6 +40,7 @@ GROUP_MESSAGE = {"android.permission.READ_MEDIA_AUDIO": "message_read_media_aura
                  "android.permission.BLUETOOTH_CONNECT": "message_nearby_devices",
                  "android.permission.BLUETOOTH_SCAN": "message_nearby_devices",
                  "android.permission.RECORD_AUDIO": "message_microphone",
+                 "android.permission.CAMERA": "message_camera",
                  "android.permission.READ_MEDIA_IMAGES": "message_read_media_visual",
                  "android.permission.READ_MEDIA_VIDEO": "message_read_media_visual",
                  "android.permission.ACCESS_FINE_LOCATION": "message_location",

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.kit import prefs as shared_prefs
 from emukit.vdevice.apps.notes import storage
 from emukit.vdevice.apps.notes.storage import T
+from emukit.vdevice.kit import prefs as shared_prefs
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui.view import Bounds, Style, View
