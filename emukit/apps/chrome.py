@@ -406,18 +406,19 @@ class ChromeProfile(AppProfile):
         return {"new_tab": new_tab, "page": page, "selection": selection}
 
     def doctor_checks(self, *, rooted: bool) -> list[tuple[str, DoctorCheck]]:
-        """``chrome first run``: Chrome's preferences say its first run is done (``first_run_flow``), or there are
-        none yet (an explicit state: it was cleared or never opened)."""
+        """``chrome first run``: Chrome's preferences say its first run is done (``first_run_flow``). No
+        preferences file means Chrome was never opened or was cleared: its first run will show, so the row
+        fails too."""
+        fix = "run emukit avd setup (its step 'first run chrome' walks it: the chrome profile's complete_first_run)"
+
         def row() -> tuple[bool, str, str]:
             if not rooted:
                 return False, "needs root to read Chrome's preferences", "fix the root row first"
             out = self.driver.shell(f"cat {shlex.quote(PREFS)} 2>/dev/null; true").text
             if not out.strip():
-                return True, "no preferences yet (cleared or never opened)", ""
+                return False, "no preferences (never opened or cleared): the first run will show", fix
             key = self.table.text("first_run_pref")
             done = re.search(rf'<boolean name="{re.escape(key)}" value="true"', out) is not None
-            fix = ("walk Chrome's first run (the chrome profile's complete_first_run; building a base snapshot "
-                   "whose pages: section opens a page does it)")
             return done, f"{key} {'true' if done else 'not set'}", fix
 
         return [("chrome first run", row)]

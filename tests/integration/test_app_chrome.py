@@ -110,8 +110,8 @@ def test_hardware_first_run_is_walked_by_the_profile(vdevice_factory, adb_server
         ok, detail, _fix = rows["chrome first run"]()
         assert ok and detail == "first_run_flow true"
         d.shell(f"pm clear {PACKAGE}", check=True)
-        ok, detail, _fix = rows["chrome first run"]()
-        assert ok and detail.startswith("no preferences yet")
+        ok, detail, fix = rows["chrome first run"]()  # cleared: the first run shows again, and doctor says so
+        assert not ok and detail.startswith("no preferences") and "emukit avd setup" in fix
         chrome.launch(fresh=True)
         assert chrome.first_run_screen() == "fre_dismiss_button"
     finally:

@@ -26,6 +26,7 @@ PINNED = [("code.name.monkey.retromusic", "music", True, []), ("com.arduia.expen
           ("net.gsantner.markor", "notes", False, ["MANAGE_EXTERNAL_STORAGE"]), ("org.tasks", "tasks", False, []),
           ("org.videolan.vlc", "vlc", True, ["MANAGE_EXTERNAL_STORAGE"])]
 UNPREPARED_FAILURES = {"root", "demo mode", "clock prefs", "snapshots present", "snapshot fingerprints",
+                       "chrome first run",
                        *(f"package {p}" for p, *_ in PINNED), *(f"first run {n}" for _, n, *_ in PINNED),
                        *(f"permissions {p}" for p, _, perms, _ in PINNED if perms),
                        *(f"all-files access {p}" for p, _, _, ops in PINNED if ops)}
@@ -137,8 +138,7 @@ def test_doctor_passes_every_row_on_the_prepared_device(prepared, adb_server, wo
     # the device rows (5 that a fresh device passes too: adb, console auth, grpc clipboard, screen, device tools),
     # each app's package, first-run and own rows, permissions and all-files access where it has them
     app_rows = {"calendar database", "sms provider", "tasks database", "broccoli database", "vlc database",
-                "gallery database", "expense database", "opentracks database", "joplin database",
-                "chrome first run"}  # Chrome's row also passes on a fresh device (no preferences yet)
+                "gallery database", "expense database", "opentracks database", "joplin database"}
     names = [c.name for c in checks]
     assert len(names) == len(set(names)) == len(UNPREPARED_FAILURES) + 5 + len(app_rows), names
     assert app_rows | {"package com.simplemobiletools.calendar.pro", "all-files access org.videolan.vlc"} <= set(names)
