@@ -389,13 +389,6 @@ def test_pm_clear_removes_the_database(device: VirtualDevice) -> None:
     assert exists(device, text=T.text("recipes_empty_text"))
 
 
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
 def test_hardware_broccoli_is_absent_until_installed_and_opens_on_its_list(hardware: VirtualDevice) -> None:
     assert PKG not in hardware.apps and not hardware.installed(PKG)
     path = write_standin(hardware.fs.host("/data/local/tmp"), PKG, 1020600, "1.2.6")

@@ -8,13 +8,12 @@ import datetime as dt
 import pytest
 
 from emukit.apps.selectors import table
-from emukit.provision.standin import write_standin
 from emukit.vdevice.apps import permissions
 from emukit.vdevice.apps.calendar import CalendarApp
 from emukit.vdevice.apps.calendar import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, install_standin, tap
 
 T = table("com.simplemobiletools.calendar.pro")
 PKG = T.package
@@ -482,21 +481,9 @@ def test_events_of_a_hidden_type_are_not_shown(device: VirtualDevice) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- hardware
-def _install(dev: VirtualDevice) -> None:
-    path = write_standin(dev.fs.host("/data/local/tmp"), PKG, 238, "6.22.2")
-    assert dev.install_package(PKG, 238, "6.22.2", path.read_bytes()) is None
-
-
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
 def test_hardware_calendar_is_absent_until_installed(hardware: VirtualDevice) -> None:
     assert PKG not in hardware.apps and not hardware.installed(PKG)
-    _install(hardware)
+    install_standin(hardware, PKG)
     assert PKG in hardware.apps and hardware.installed(PKG) and hardware.version_code(PKG) == 238
     assert not hardware.permission_granted(PKG, NOTIFY)
     assert not D.prefs(hardware).get_bool("was_alarm_warning_shown")
@@ -504,7 +491,7 @@ def test_hardware_calendar_is_absent_until_installed(hardware: VirtualDevice) ->
 
 def test_hardware_first_save_shows_the_disclaimer_then_asks_for_notifications(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     dev.start_activity(PKG)
     assert dev.current_focus() == (PKG, MAIN)  # no prompt before the month view
     open_new_event(dev, "Reminded")
@@ -527,7 +514,7 @@ def test_hardware_first_save_shows_the_disclaimer_then_asks_for_notifications(ha
 
 def test_hardware_denied_notifications_write_nothing(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     dev.start_activity(PKG)
     open_new_event(dev, "Denied")
     tap(dev, resource_id=T.rid("save"))
@@ -540,7 +527,7 @@ def test_hardware_denied_notifications_write_nothing(hardware: VirtualDevice) ->
 
 def test_hardware_disclaimer_settings_button_writes_nothing(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     dev.grant_permission(PKG, NOTIFY)
     dev.start_activity(PKG)
     open_new_event(dev, "Not yet")

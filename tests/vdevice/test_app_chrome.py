@@ -38,13 +38,6 @@ def device(tmp_path) -> VirtualDevice:
     return dev
 
 
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
 def shell(dev: VirtualDevice, command: str) -> str:
     out: list[bytes] = []
     assert run_shell(dev, command, out.append, out.append, b"", None) == 0, b"".join(out)

@@ -20,7 +20,7 @@ from emukit.vdevice.apps.expense import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
 from tests.hierarchy_match import FIXTURES
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, install_standin, tap
 
 T = table("com.arduia.expense")
 PKG = T.package
@@ -316,22 +316,10 @@ def test_pm_clear_removes_the_database_and_keeps_the_deterministic_device_past_o
 
 
 # ---------------------------------------------------------------------------------------------- hardware
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
-def _install(dev: VirtualDevice) -> None:
-    path = write_standin(dev.fs.host("/data/local/tmp"), PKG, 11, "1.0.0-beta05")
-    assert dev.install_package(PKG, 11, "1.0.0-beta05", path.read_bytes()) is None
-
-
 def test_hardware_fresh_install_shows_the_onboarding_then_home(hardware: VirtualDevice) -> None:
     dev = hardware
     assert PKG not in dev.apps and not dev.installed(PKG)
-    _install(dev)
+    install_standin(dev, PKG)
     assert D.first_time(dev) is True
     dev.start_activity(PKG)
     assert text_of(dev, "onboard_welcome") == "Hello! Welcome to Pro Expense"

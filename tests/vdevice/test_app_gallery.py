@@ -12,7 +12,6 @@ import pytest
 from emukit.apps.gallery_media import make_image
 from emukit.apps.selectors import table
 from emukit.apps.structure import match_fixture
-from emukit.provision.standin import write_standin
 from emukit.vdevice.apps import permissions
 from emukit.vdevice.apps.calendar import data as calendar_data
 from emukit.vdevice.apps.simplegallery import GalleryApp
@@ -22,7 +21,7 @@ from emukit.vdevice.apps.sms import data as sms_data
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
 from tests.hierarchy_match import FIXTURES
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, install_standin, tap
 
 T = table("com.simplemobiletools.gallery.pro")
 PKG = T.package
@@ -329,22 +328,10 @@ def test_properties_long_press_copies_a_value(device: VirtualDevice) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- hardware mode
-def _install(dev: VirtualDevice) -> None:
-    path = write_standin(dev.fs.host("/data/local/tmp"), PKG, 396, "6.28.1")
-    assert dev.install_package(PKG, 396, "6.28.1", path.read_bytes()) is None
-
-
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
 def test_hardware_first_run_asks_media_then_all_files(hardware: VirtualDevice) -> None:
     dev = hardware
     assert PKG not in dev.apps
-    _install(dev)
+    install_standin(dev, PKG)
     put(dev, "DCIM/receipt.jpg")
     dev.start_activity(PKG)
     assert dev.current_focus() == (permissions.PACKAGE, permissions.GRANT)
@@ -370,7 +357,7 @@ def test_hardware_first_run_asks_media_then_all_files(hardware: VirtualDevice) -
 
 def test_hardware_denied_media_permission_toasts_and_closes(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     dev.start_activity(PKG)
     tap(dev, resource_id="com.android.permissioncontroller:id/permission_deny_button")
     assert dev.state.ui.toast == "Storage permission is required"
@@ -379,7 +366,7 @@ def test_hardware_denied_media_permission_toasts_and_closes(hardware: VirtualDev
 
 def test_hardware_file_operations_need_all_files_access(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     dev.grant_permission(PKG, READ_IMAGES)
     src = put(dev, "DCIM/receipt.jpg")
     dev.start_activity(PKG)
@@ -393,7 +380,7 @@ def test_hardware_file_operations_need_all_files_access(hardware: VirtualDevice)
 
 def test_pm_clear_removes_the_cache_and_brings_the_prompts_back(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     dev.grant_permission(PKG, READ_IMAGES)
     dev.set_app_op(PKG, "MANAGE_EXTERNAL_STORAGE", "allow")
     src = put(dev, "DCIM/receipt.jpg")

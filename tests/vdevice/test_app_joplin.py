@@ -11,14 +11,13 @@ import pytest
 
 from emukit.apps.selectors import table
 from emukit.apps.structure import match_fixture
-from emukit.provision.standin import write_standin
 from emukit.vdevice.apps import permissions
 from emukit.vdevice.apps.joplin import JoplinApp, viewer
 from emukit.vdevice.apps.joplin import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.kit import webview
 from emukit.vdevice.shell import run_shell
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, install_standin, tap
 
 T = table("net.cozic.joplin")
 PKG = T.package
@@ -345,22 +344,10 @@ def test_screens_match_their_structure_fixtures(device: VirtualDevice, screen: s
 
 
 # ---------------------------------------------------------------------------------------------- hardware
-def _install(dev: VirtualDevice) -> None:
-    path = write_standin(dev.fs.host("/data/local/tmp"), PKG, 2097740, "3.0.1")
-    assert dev.install_package(PKG, 2097740, "3.0.1", path.read_bytes()) is None
-
-
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
 def test_hardware_first_start_builds_the_welcome_notebook(hardware: VirtualDevice) -> None:
     dev = hardware
     assert PKG not in dev.apps and not dev.installed(PKG)
-    _install(dev)
+    install_standin(dev, PKG)
     assert not D.STORE.exists(dev) and not dev.permission_granted(PKG, FINE)
     dev.start_activity(PKG)
     assert dev.current_focus() == (PKG, MAIN)  # nothing before the list

@@ -11,7 +11,6 @@ import pytest
 from emukit.apps.opentracks_media import generate
 from emukit.apps.selectors import table
 from emukit.apps.structure import match_fixture
-from emukit.provision.standin import write_standin
 from emukit.vdevice.apps import permissions
 from emukit.vdevice.apps.opentracks import OpenTracksApp
 from emukit.vdevice.apps.opentracks import data as D
@@ -19,7 +18,7 @@ from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.kit import prefs as shared_prefs
 from emukit.vdevice.shell import run_shell
 from tests.hierarchy_match import FIXTURES
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, install_standin, tap
 
 T = table("de.dennisguse.opentracks")
 PKG = T.package
@@ -328,22 +327,10 @@ def test_stopped_discard_deletes_the_recorded_track(device: VirtualDevice) -> No
 
 
 # ---------------------------------------------------------------------------------------------- hardware
-def _install(dev: VirtualDevice) -> None:
-    path = write_standin(dev.fs.host("/data/local/tmp"), PKG, 5705, "v4.11.3")
-    assert dev.install_package(PKG, 5705, "v4.11.3", path.read_bytes()) is None
-
-
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
 def test_hardware_fresh_install_asks_each_permission_group_after_the_introduction(hardware: VirtualDevice) -> None:
     dev = hardware
     assert PKG not in dev.apps
-    _install(dev)
+    install_standin(dev, PKG)
     assert not any(dev.permission_granted(PKG, p) for p in (FINE, COARSE, SCAN, CONNECT, NOTIFY))
     dev.start_activity(PKG)
     assert dev.current_focus() == (PKG, INTRO)
@@ -359,7 +346,7 @@ def test_hardware_fresh_install_asks_each_permission_group_after_the_introductio
 
 def test_hardware_android_world_setup_leaves_only_nearby_devices_to_allow(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     for perm in (COARSE, FINE, NOTIFY):  # what android_world's setup grants over adb
         dev.grant_permission(PKG, perm)
     dev.start_activity(PKG, ".TrackListActivity")
@@ -373,7 +360,7 @@ def test_hardware_android_world_setup_leaves_only_nearby_devices_to_allow(hardwa
 
 def test_hardware_denied_permission_toasts(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     for perm in (COARSE, FINE, NOTIFY):
         dev.grant_permission(PKG, perm)
     dev.start_activity(PKG, ".TrackListActivity")

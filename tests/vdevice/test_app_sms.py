@@ -12,14 +12,13 @@ import yaml
 
 from emukit.apps.selectors import table
 from emukit.apps.structure import match_fixture
-from emukit.provision.standin import write_standin
 from emukit.vdevice.apps import permissions
 from emukit.vdevice.apps.sms import SmsApp
 from emukit.vdevice.apps.sms import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.services.telephony import DB_PATH
 from emukit.vdevice.shell import run_shell
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, install_standin, tap
 
 T = table("com.simplemobiletools.smsmessenger")
 PKG = T.package
@@ -306,22 +305,10 @@ def test_search_finds_cached_messages(device: VirtualDevice) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- hardware
-def _install(dev: VirtualDevice) -> None:
-    path = write_standin(dev.fs.host("/data/local/tmp"), PKG, 85, "5.19.3")
-    assert dev.install_package(PKG, 85, "5.19.3", path.read_bytes()) is None
-
-
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
 def test_hardware_first_start_asks_for_the_sms_role(hardware: VirtualDevice) -> None:
     dev = hardware
     assert PKG not in dev.apps
-    _install(dev)
+    install_standin(dev, PKG)
     assert D.role_holder(dev) is None and not dev.permission_granted(PKG, "android.permission.READ_SMS")
     shell(dev, f"settings put secure sms_default_application {PKG}")  # android_world's setup: not the role
     dev.start_activity(PKG)
@@ -347,7 +334,7 @@ def test_hardware_first_start_asks_for_the_sms_role(hardware: VirtualDevice) -> 
 
 def test_hardware_cancel_closes_the_app_and_the_next_start_asks_again(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     dev.start_activity(PKG)
     tap(dev, resource_id="android:id/button2", text="Cancel")
     assert dev.current_focus()[0] != PKG
@@ -360,7 +347,7 @@ def test_hardware_cancel_closes_the_app_and_the_next_start_asks_again(hardware: 
 
 def test_hardware_incoming_sms_without_the_role_is_not_cached(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     dev.telephony.deliver("+15550101", "Before the role")
     assert not D.STORE.exists(dev)
     assert [m["body"] for m in dev.telephony.messages()] == ["Before the role"]
@@ -368,7 +355,7 @@ def test_hardware_incoming_sms_without_the_role_is_not_cached(hardware: VirtualD
 
 def test_hardware_a_revoked_sms_permission_is_asked_for_and_denial_closes(hardware: VirtualDevice) -> None:
     dev = hardware
-    _install(dev)
+    install_standin(dev, PKG)
     D.set_role_holder(dev, PKG)
     dev.grant_permission(PKG, "android.permission.READ_SMS", False)
     dev.start_activity(PKG)

@@ -12,14 +12,13 @@ import pytest
 from emukit.apps.selectors import table
 from emukit.apps.structure import match_fixture
 from emukit.apps.tasks import TASK_COLUMNS, TaskSeed, TaskSpec
-from emukit.provision.standin import write_standin
 from emukit.vdevice.apps import permissions
 from emukit.vdevice.apps.tasks import TasksApp
 from emukit.vdevice.apps.tasks import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
 from tests.hierarchy_match import FIXTURES
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, install_standin, tap
 
 T = table("org.tasks")
 PKG = T.package
@@ -367,21 +366,9 @@ def test_overflow_lists_the_bottom_menu(device: VirtualDevice) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- hardware, pm clear
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
-def _install(dev: VirtualDevice) -> None:
-    path = write_standin(dev.fs.host("/data/local/tmp"), PKG, 130605, "13.6.3")
-    assert dev.install_package(PKG, 130605, "13.6.3", path.read_bytes()) is None
-
-
 def test_hardware_tasks_is_absent_until_installed_then_opens_on_the_list(hardware: VirtualDevice) -> None:
     assert PKG not in hardware.apps and not hardware.installed(PKG)
-    _install(hardware)
+    install_standin(hardware, PKG)
     assert hardware.version_code(PKG) == 130605
     assert not hardware.permission_granted(PKG, NOTIFY)
     hardware.start_activity(PKG)
@@ -390,7 +377,7 @@ def test_hardware_tasks_is_absent_until_installed_then_opens_on_the_list(hardwar
 
 
 def test_hardware_reminders_row_asks_for_notifications(hardware: VirtualDevice) -> None:
-    _install(hardware)
+    install_standin(hardware, PKG)
     hardware.start_activity(PKG)
     new_task(hardware)
     hardware.wm.key(BACK)

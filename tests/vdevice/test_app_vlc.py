@@ -13,12 +13,11 @@ from emukit.apps.selectors import table
 from emukit.apps.structure import match_fixture
 from emukit.apps.vlc import PLAYLIST_QUERY
 from emukit.apps.vlc_media import make_mp4, read_mp4
-from emukit.provision.standin import write_standin
 from emukit.vdevice.apps.vlc import VlcApp
 from emukit.vdevice.apps.vlc import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, install_standin, tap
 
 T = table("org.videolan.vlc")
 PKG = T.package
@@ -32,13 +31,6 @@ VIDEOS = ("clip_1.mp4", "footage_2.mp4", "scene_3.mp4")
 @pytest.fixture
 def device(tmp_path) -> VirtualDevice:
     dev = VirtualDevice(tmp_path / "d", wipe=True)
-    dev.wm.crash_on_error = False
-    return dev
-
-
-@pytest.fixture
-def hardware(tmp_path) -> VirtualDevice:
-    dev = VirtualDevice(tmp_path / "hw", mode="hardware", wipe=True)
     dev.wm.crash_on_error = False
     return dev
 
@@ -212,15 +204,10 @@ def test_position_triggers_match_the_medialibrary(device: VirtualDevice) -> None
 
 
 # ---------------------------------------------------------------------------------------------- first run, pm clear
-def _install(dev: VirtualDevice) -> None:
-    path = write_standin(dev.fs.host("/data/local/tmp"), PKG, 13050408, "3.5.4")
-    assert dev.install_package(PKG, 13050408, "3.5.4", path.read_bytes()) is None
-
-
 def test_hardware_first_run_onboarding_then_all_files_access(hardware: VirtualDevice) -> None:
     dev = hardware
     assert PKG not in dev.apps
-    _install(dev)
+    install_standin(dev, PKG)
     assert not dev.app_op_allowed(PKG, "MANAGE_EXTERNAL_STORAGE")
     put_videos(dev, ("clip_1.mp4",))
     dev.start_activity(PKG)

@@ -19,3 +19,15 @@ def exists(dev: VirtualDevice, **attrs: object) -> bool:
 
 def tap(dev: VirtualDevice, **attrs: object) -> None:
     dev.wm.tap(*find(dev, **attrs).center)
+
+
+def install_standin(dev: VirtualDevice, package: str) -> None:
+    """Install emukit's stand-in APK of ``package`` at the build its selector table pins (as ``adb install``
+    of the pinned APK would on an AVD)."""
+    from emukit.apps.selectors import table
+    from emukit.provision.standin import write_standin
+
+    build = table(package).build
+    assert build.version_code is not None and build.version_name is not None, package
+    path = write_standin(dev.fs.host("/data/local/tmp"), package, build.version_code, build.version_name)
+    assert dev.install_package(package, build.version_code, build.version_name, path.read_bytes()) is None
