@@ -5,6 +5,11 @@ state-preserving model-visible actions, then the template's convergence steps (t
 ``interference`` (F.4): the same construction at a fixed depth (``d = 8``) whose actions come, by level
 (``low`` / ``medium`` / ``high``), increasingly close to the tracked state without changing it (per family: its
 module of :mod:`emukit.builder.stress_tables`).
+``cross-app`` (F.2): the state is produced in its own app (Retro Music, the Clock: the template's setting steps),
+then the final neutral observation moves to another app (:data:`CROSS_APP_SINKS`: HOME, then the sink opened from
+All apps), with no inserted segment (``d = 0``); ordered in F.2's 80 / 120 playing-queue / playlist split, sinks
+equally. So far the Ordered Collection and Temporal Deadline families: F.2's persistent histories realised in
+Markor and its clipboard routes between six apps are not built yet (reported as unsupported).
 
 Every trajectory is checked on the device: the canonical state probed at the boundary must equal the state
 probed right after the setting steps (and the template's expected A state), the inserted segment must hold
@@ -33,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from emukit.apps.registry import check_ref, resolve_query
+from emukit.apps.registry import check_ref, profile_class, resolve_query
 from emukit.builder.pair import (
     Artifacts,
     PairContext,
@@ -61,7 +66,15 @@ from emukit.workers import (
     make_pool,
 )
 
-SUITES = ("d-stress", "interference")
+SUITES = ("d-stress", "interference", "cross-app")
+#: seed 002 F.2: the apps the final neutral observation moves to for the Ordered Collection and Temporal
+#: Deadline families (the producing app stays Retro Music / the Clock), equally
+CROSS_APP_SINKS = ("tasks", "joplin", "calendar", "broccoli")
+#: F.2: 80 playing-queue and 120 playlist trajectories per 200 Ordered Collection trajectories
+CROSS_APP_ORDERED_SHARE = {"playing_queue": 80, "playlist": 120}
+#: the families the cross-app suite builds so far (F.2's persistent routes through Markor and clipboard routes
+#: between six apps are not built yet: reported as unsupported)
+CROSS_APP_FAMILIES = ("ordered", "temporal")
 DEPTHS = (4, 8, 16, 32)
 LEVELS = ("low", "medium", "high")
 LEVEL_SHARE = {"low": 70, "medium": 70, "high": 60}  # seed 002 F.4: 70 / 70 / 60 of 200 per family
@@ -146,6 +159,7 @@ class WorkItem:
     index: int  # slot within (suite, family)
     depth: int
     level: str | None
+    sink: str | None = None  # cross-app: the app (profile name) the final neutral observation is in
 
     @property
     def trajectory_id(self) -> str:
@@ -192,7 +206,7 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
     t = item.template
     driver = device.driver
     table = table_for(t)
-    if table is None:
+    if table is None and item.sink is None:
         raise ConfigError(f"no stress table for {t.name} (family {t.family!r}"
                           + (f", host {t.variant.app!r})" if t.variant else ")"))
     rng = rng_for(f"{suite}:{t.name}", seed, item.index, attempt)
@@ -204,7 +218,7 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
     pools: dict[str, list[str]] = {}
     extra_setup: list[dict[str, Any]] = []
     level_moves: tuple[Move, ...] = ()
-    if item.level is not None:
+    if item.level is not None and table is not None:
         level_moves = table.levels[item.level]
         if item.level != "low" and table.distractors:
             pools, extra_setup = table.distractors(state_params, params, setting_steps, rng)
@@ -226,7 +240,7 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
             pick = _choose(driver, level_moves, budget, pools, rng) if level_moves else None
             if pick is not None and item.level is not None:
                 interfering += 1
-            else:
+            elif table is not None:
                 pick = _choose(driver, table.neutral, budget, pools, rng)
             if pick is None:
                 raise Rejected("no_move", f"no state-preserving move fits {budget} actions on this screen")
@@ -239,7 +253,7 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
             moves.append(move.name if name is None else f"{move.name}({name})")
             budget -= done
         n_segment = len(recorder.steps) - n_setting
-        runner.run(ctx.sub(t.converge))
+        runner.run(cross_app_converge(item.sink) if item.sink is not None else ctx.sub(t.converge))
     finally:
         driver.recorder = None
     first = driver.wait_stable()
@@ -253,6 +267,8 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
         "expected_state": all(state_set.get(k) == v for k, v in expected.items()),
         "interference": item.level in (None, "low") or interfering > 0,
     }
+    if item.sink is not None:  # the final observation really is the sink app's
+        validation["sink_in_front"] = driver.current_app()[0] == profile_class(item.sink).package
     failed = [k for k, ok in validation.items() if not ok]
     if failed:
         raise Rejected(failed[0], f"state after setting {state_set}, at the boundary {state_final}, expected "
@@ -268,7 +284,23 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
                     "distractors": pools},
         "validation": validation, "device": driver.serial,
     }
+    if item.sink is not None:
+        row["route"] = {"producer": producer_app(t), "sink": item.sink}
     return Trajectory(row, artifacts)
+
+
+def cross_app_converge(sink: str) -> list[dict[str, Any]]:
+    """The cross-app suite's convergence: leave the producing app the way a person does (HOME) and open the sink
+    app from the launcher's All apps; its first screen is the final neutral observation."""
+    return [{"home": {}}, {f"{sink}.open_from_all_apps": {}}]
+
+
+def producer_app(template: Template) -> str:
+    """The profile name of the app a template's state is produced in (a host variant's app, else the family's
+    primary app)."""
+    if template.variant is not None:
+        return template.variant.app
+    return {"persistent": "files", "clipboard": "notes", "ordered": "music", "temporal": "clock"}[template.family]
 
 
 # ------------------------------------------------------------------------------------------ the suite
@@ -280,6 +312,10 @@ def plan(suite: str, templates: list[Template], count_per_family: int, *, depths
     for t in sorted(templates, key=lambda t: t.name):
         by_family.setdefault(t.family, []).append(t)
     items: list[WorkItem] = []
+    if suite == "cross-app":
+        for family, in_family in sorted(by_family.items()):
+            items += _plan_cross_app(family, in_family, count_per_family)
+        return items
     for family, in_family in sorted(by_family.items()):
         # templates whose moves come from one table (the family's, or a host's) are planned together; a
         # family's count is shared among its hosts in proportion to their templates (largest remainder)
@@ -291,6 +327,45 @@ def plan(suite: str, templates: list[Template], count_per_family: int, *, depths
         for host, count in zip(hosts, counts, strict=True):
             items += _plan_group(suite, family, host, by_host[host], count, depths, levels, interference_depth)
     return items
+
+
+def cross_app_templates(templates: list[Template]) -> list[Template]:
+    """The templates the cross-app suite builds from: those of :data:`CROSS_APP_FAMILIES` whose state is produced
+    in the family's own app (F.2 keeps Retro Music and the Clock as producers; host variants are left out)."""
+    return [t for t in templates if t.family in CROSS_APP_FAMILIES and t.variant is None]
+
+
+def collection_type(template: Template) -> str:
+    """``playlist`` for an ordered template tracking a named playlist, else ``playing_queue``."""
+    return "playlist" if template.state.get("playlist") else "playing_queue"
+
+
+def _plan_cross_app(family: str, group: list[Template], count: int) -> list[WorkItem]:
+    """F.2's split of one family: ordered in the 80 / 120 playing-queue / playlist proportion (largest
+    remainder), its templates round-robin within each collection type; temporal round-robin over its templates;
+    each sink an equal share of the family (50 per 200) and of each template."""
+    group = [t for t in cross_app_templates(group) if t.family == family]
+    if not group:
+        return []
+    if family == "ordered":
+        kinds = [k for k in CROSS_APP_ORDERED_SHARE if any(collection_type(t) == k for t in group)]
+        counts = _shares(count, [CROSS_APP_ORDERED_SHARE[k] for k in kinds])
+        sequence = [t for kind, n in zip(kinds, counts, strict=True)
+                    for t in _round_robin([t for t in group if collection_type(t) == kind], n)]
+    else:
+        sequence = _round_robin(group, count)
+    # sinks in turn over the slots taken template by template: each sink gets an equal share of the family and
+    # of every template (a template's slots are consecutive in this order), so no sink goes with one template
+    names = [t.name for t in group]
+    order = sorted(range(len(sequence)), key=lambda i: (names.index(sequence[i].name), i))
+    sinks = [""] * len(sequence)
+    for rank, i in enumerate(order):
+        sinks[i] = CROSS_APP_SINKS[rank % len(CROSS_APP_SINKS)]
+    return [WorkItem(t, i, 0, None, sinks[i]) for i, t in enumerate(sequence)]
+
+
+def _round_robin(group: list[Template], n: int) -> list[Template]:
+    return [group[i % len(group)] for i in range(n)]
 
 
 def _shares(total: int, weights: list[int]) -> list[int]:
@@ -381,11 +456,16 @@ class SuiteRunner:
         self.root = suite_dir(options.data_dir, options.suite)
         self.artifacts = ArtifactStore(self.root / "artifacts")
         self.lock = threading.Lock()
-        # families (or "family in app" for host variants) with no move table: reported, not built
-        self.unsupported = sorted({_label(t) for t in options.templates if table_for(t) is None})
-        supported = [t for t in options.templates if table_for(t) is not None]
+        if options.suite == "cross-app":
+            # F.2's producers only; the families whose routes are not built yet are reported, not built
+            supported = cross_app_templates(options.templates)
+            self.unsupported = sorted({_label(t) for t in options.templates if t not in supported})
+        else:
+            # families (or "family in app" for host variants) with no move table: reported, not built
+            self.unsupported = sorted({_label(t) for t in options.templates if table_for(t) is None})
+            supported = [t for t in options.templates if table_for(t) is not None]
         # (table, level) pairs asked for whose interfering moves are not defined: reported, not built
-        tables = {table_for(t).label: table_for(t) for t in supported}  # type: ignore[union-attr]
+        tables = {tb.label: tb for t in supported if (tb := table_for(t)) is not None}
         self.unsupported_levels = sorted(
             (label, lv) for label, table in tables.items() for lv in options.levels
             if options.suite == "interference" and lv not in table.levels)
@@ -411,6 +491,8 @@ class SuiteRunner:
 
     @staticmethod
     def stratum(item: WorkItem) -> str:
+        if item.sink is not None:
+            return f"sink={item.sink}"
         return item.level if item.level is not None else f"d={item.depth}"
 
     def key(self, item: WorkItem) -> tuple[str, str, str]:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from emukit.families import FAMILIES, Family
 from emukit.yamlmodel import load_yaml_model
 
-SUITES = ("d-stress", "interference")
+SUITES = ("d-stress", "interference", "cross-app")
 
 
 class _Strict(BaseModel):
@@ -71,7 +71,7 @@ class Build(_Strict):
 
 
 class Suite(_Strict):
-    name: Literal["d-stress", "interference"]
+    name: Literal["d-stress", "interference", "cross-app"]
     count: int = Field(default=20, ge=1, description="trajectories per family")
     family: Family | Literal["all"] = "all"
 
