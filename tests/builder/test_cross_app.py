@@ -23,6 +23,7 @@ from emukit.builder.stress import (
 from emukit.commands.build import SUITE_CHOICES
 from emukit.commands.suite import run_suite
 from emukit.nightly.config import SUITES as NIGHTLY_SUITES
+from emukit.nightly.config import Suite as NightlySuite
 from emukit.templates import load_templates
 
 PACKAGES = {"tasks": "org.tasks", "joplin": "net.cozic.joplin", "calendar": "com.simplemobiletools.calendar.pro",
@@ -48,6 +49,7 @@ def test_the_plan_follows_f2():
     assert Counter(collection_type(i.template) for i in small if i.template.family == "ordered") == \
         {"playing_queue": 2, "playlist": 3}
     assert SUITE_CHOICES == SUITES and NIGHTLY_SUITES == SUITES
+    assert NightlySuite(name="cross-app", count=40).name == "cross-app"  # a step of emukit nightly
 
 
 def test_families_without_routes_are_reported(tmp_path):
