@@ -189,8 +189,9 @@ class _Parser(HTMLParser):
             self.in_button = False
         elif tag in _BLOCKS and tag in self.stack:
             self._flush(tag)
-            while self.stack and self.stack.pop() != tag:
-                pass
+            while self.stack:  # close the block and whatever it left open inside it
+                if self.stack.pop() == tag:
+                    break
 
     def handle_data(self, data: str) -> None:
         if self.in_title:
