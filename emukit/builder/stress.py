@@ -38,7 +38,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from emukit.apps.registry import check_ref, profile_class, resolve_query
+from emukit.apps.registry import (
+    check_ref,
+    installed_build,
+    profile_class,
+    resolve_query,
+)
 from emukit.builder.pair import (
     Artifacts,
     PairContext,
@@ -285,8 +290,20 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
         "validation": validation, "device": driver.serial,
     }
     if item.sink is not None:
-        row["route"] = {"producer": producer_app(t), "sink": item.sink}
+        apps = {role: app for role, app in (("producer", producer_app(t)), ("sink", item.sink))}
+        row["route"] = {**apps, "builds": route_builds(driver, list(apps.values()))}
     return Trajectory(row, artifacts)
+
+
+def route_builds(driver: Driver, apps: list[str]) -> dict[str, dict[str, Any]]:
+    """The build of each app of a route as the device reports it (``dumpsys package``: versionName and
+    versionCode, None where it is not installed), by package: a row says which builds it was made with."""
+    out: dict[str, dict[str, Any]] = {}
+    for app in apps:
+        package = profile_class(app).package
+        name, code = installed_build(driver, package)
+        out[package] = {"app": app, "version_name": name, "version_code": code}
+    return out
 
 
 def cross_app_converge(sink: str) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from collections import Counter
 
 from rich.console import Console
 
+from emukit.apps.selectors import table
 from emukit.builder.stress import (
     CROSS_APP_SINKS,
     SUITES,
@@ -75,6 +76,11 @@ def test_trajectories_end_in_the_sink_and_keep_the_state(vdevice, adb_server, tm
     root = suite_dir(data, "cross-app")
     for row in rows:
         assert row["route"]["producer"] == {"ordered": "music", "temporal": "clock"}[row["family"]]
+        # the builds the row was made with, read on the device: the sink's is the build its table pins
+        sink_pkg = PACKAGES[row["route"]["sink"]]
+        assert row["route"]["builds"][sink_pkg]["app"] == row["route"]["sink"]
+        assert row["route"]["builds"][sink_pkg]["version_code"] == table(sink_pkg).build.version_code
+        assert len(row["route"]["builds"]) == 2
         assert row["validation"]["sink_in_front"] and all(row["validation"].values())
         assert row["target"] == row["state_after_setting"] and row["d"] == 0 and row["segment"]["length"] == 0
         # the way out and in, as a person goes: HOME (KEYCODE_HOME), swipe up to All apps, tap the sink's icon
