@@ -13,7 +13,7 @@ from emukit.vdevice.apps.calendar import CalendarApp
 from emukit.vdevice.apps.calendar import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
-from tests.vdevice.views import exists, find, install_standin, tap
+from tests.vdevice.views import exists, find, install_standin, rendered_scenes, tap
 
 T = table("com.simplemobiletools.calendar.pro")
 PKG = T.package
@@ -563,13 +563,7 @@ def test_pm_clear_removes_the_database(device: VirtualDevice) -> None:
 
 # ---------------------------------------------------------------------------------------------- gallery
 def test_gallery_scenes_render(device: VirtualDevice) -> None:
-    app = device.apps[PKG]
-    names = []
-    for name in app.gallery_scenes(device):
-        names.append(name)
-        png = device.screenshot_png()
-        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-        assert device.hierarchy_xml()
+    names = rendered_scenes(device, PKG)
     assert names == ["month view (empty)", "month view", "day view", "new event button expanded",
                      "simple event list", "change view dialog", "new event editor", "date picker", "time picker",
                      "delete confirmation"]

@@ -20,7 +20,7 @@ from emukit.vdevice.apps.expense import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
 from tests.hierarchy_match import FIXTURES
-from tests.vdevice.views import exists, find, install_standin, tap
+from tests.vdevice.views import exists, find, install_standin, rendered_scenes, tap
 
 T = table("com.arduia.expense")
 PKG = T.package
@@ -348,13 +348,7 @@ def test_amount_and_date_formats() -> None:
 
 
 def test_gallery_scenes_render(device: VirtualDevice) -> None:
-    app = device.apps[PKG]
-    names = []
-    for name in app.gallery_scenes(device):
-        names.append(name)
-        png = device.screenshot_png()
-        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-        assert device.hierarchy_xml()
+    names = rendered_scenes(device, PKG)
     assert names == ["home (empty)", "home", "navigation drawer", "expense logs", "expense logs row open",
                      "expense logs selection", "detail sheet", "delete confirmation", "new expense",
                      "update expense", "date picker"]

@@ -17,7 +17,7 @@ from emukit.vdevice.apps.joplin import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.kit import webview
 from emukit.vdevice.shell import run_shell
-from tests.vdevice.views import exists, find, install_standin, tap
+from tests.vdevice.views import exists, find, install_standin, rendered_scenes, tap
 
 T = table("net.cozic.joplin")
 PKG = T.package
@@ -376,12 +376,6 @@ def test_pm_clear_removes_the_database_and_the_next_start_is_a_first_start(devic
 
 # ---------------------------------------------------------------------------------------------- gallery
 def test_gallery_scenes_render(device: VirtualDevice) -> None:
-    app = device.apps[PKG]
-    names = []
-    for name in app.gallery_scenes(device):
-        names.append(name)
-        png = device.screenshot_png()
-        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-        assert device.hierarchy_xml()
+    names = rendered_scenes(device, PKG)
     assert names == ["no notebooks", "notebook", "side menu", "action button open", "note view", "word selected",
                      "actions menu", "note editor"]

@@ -18,7 +18,7 @@ from emukit.vdevice.apps.sms import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.services.telephony import DB_PATH
 from emukit.vdevice.shell import run_shell
-from tests.vdevice.views import exists, find, install_standin, tap
+from tests.vdevice.views import exists, find, install_standin, rendered_scenes, tap
 
 T = table("com.simplemobiletools.smsmessenger")
 PKG = T.package
@@ -428,13 +428,7 @@ def test_table_ids_appear_on_the_virtual_screens(device: VirtualDevice) -> None:
 
 # ---------------------------------------------------------------------------------------------- gallery
 def test_gallery_scenes_render(device: VirtualDevice) -> None:
-    app = device.apps[PKG]
-    names = []
-    for name in app.gallery_scenes(device):
-        names.append(name)
-        png = device.screenshot_png()
-        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-        assert device.hierarchy_xml()
+    names = rendered_scenes(device, PKG)
     assert names == ["conversation list (empty)", "conversation list", "conversation action mode",
                      "delete conversations confirmation", "thread", "message action mode",
                      "delete message confirmation", "new conversation"]

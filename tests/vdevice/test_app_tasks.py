@@ -18,7 +18,7 @@ from emukit.vdevice.apps.tasks import data as D
 from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
 from tests.hierarchy_match import FIXTURES
-from tests.vdevice.views import exists, find, install_standin, tap
+from tests.vdevice.views import exists, find, install_standin, rendered_scenes, tap
 
 T = table("org.tasks")
 PKG = T.package
@@ -427,13 +427,7 @@ def test_seed_rows_are_android_worlds_task_rows() -> None:
 
 
 def test_gallery_scenes_render(device: VirtualDevice) -> None:
-    app = device.apps[PKG]
-    names = []
-    for name in app.gallery_scenes(device):
-        names.append(name)
-        png = device.screenshot_png()
-        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-        assert device.hierarchy_xml()
+    names = rendered_scenes(device, PKG)
     assert names == ["my tasks (empty)", "my tasks", "overflow menu", "new task", "existing task",
                      "delete confirmation"]
     assert exists(device, text="Delete this task?")

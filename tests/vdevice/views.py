@@ -31,3 +31,15 @@ def install_standin(dev: VirtualDevice, package: str) -> None:
     assert build.version_code is not None and build.version_name is not None, package
     path = write_standin(dev.fs.host("/data/local/tmp"), package, build.version_code, build.version_name)
     assert dev.install_package(package, build.version_code, build.version_name, path.read_bytes()) is None
+
+
+def rendered_scenes(dev: VirtualDevice, package: str) -> list[str]:
+    """Walk the app's gallery scenes; each must render a PNG (more than 1000 bytes) and a hierarchy dump. Returns
+    the scene names in order."""
+    names = []
+    for name in dev.apps[package].gallery_scenes(dev):
+        names.append(name)
+        png = dev.screenshot_png()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+        assert dev.hierarchy_xml()
+    return names
