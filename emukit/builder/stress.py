@@ -58,6 +58,7 @@ from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import SELECTOR_KEYS, Driver
 from emukit.errors import ConfigError, DeviceError, EmukitError
+from emukit.families import SUITES
 from emukit.probes import probe
 from emukit.records import Observation
 from emukit.store.artifacts import ArtifactStore
@@ -71,7 +72,6 @@ from emukit.workers import (
     make_pool,
 )
 
-SUITES = ("d-stress", "interference", "cross-app")
 #: seed 002 F.2: the apps the final neutral observation moves to for the Ordered Collection and Temporal
 #: Deadline families (the producing app stays Retro Music / the Clock), equally
 CROSS_APP_SINKS = ("tasks", "joplin", "calendar", "broccoli")

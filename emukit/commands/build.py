@@ -20,11 +20,7 @@ from emukit import settings
 from emukit.commands.options import add_vdevice_mode
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
-from emukit.families import FAMILY_CHOICES
-
-#: emukit.builder.stress.SUITES, spelled here so the CLI starts without importing the builder (a test keeps them
-#: equal)
-SUITE_CHOICES = ("d-stress", "interference", "cross-app")
+from emukit.families import FAMILY_CHOICES, SUITES
 
 
 def default_data_dir() -> Path:
@@ -170,7 +166,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="display of the embedded virtual devices this command starts, e.g. 720x1280@320 "
                         "(default 1080x2400@420); attached devices keep their own")
     add_vdevice_mode(p)
-    p.add_argument("--suite", choices=SUITE_CHOICES,
+    p.add_argument("--suite", choices=SUITES,
                    help="build a distribution-shift suite (seed 002 Appendix F) instead of pairs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_build_pairs)

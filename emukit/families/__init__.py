@@ -27,6 +27,10 @@ FAMILIES: tuple[str, ...] = _ordered_names()
 #: ``--family`` choices of commands that also take every family at once
 FAMILY_CHOICES: tuple[str, ...] = (*FAMILIES, "all")
 
+#: the distribution-shift suites the families are built under (seed 002 Appendix F; :mod:`emukit.builder.stress`),
+#: named once here for the builder, the CLI and the nightly config
+SUITES: tuple[str, ...] = ("d-stress", "interference", "cross-app")
+
 
 def check_family(family: Any) -> str:
     """``family`` if it names a registered family; :class:`ConfigError` listing them otherwise."""
@@ -55,5 +59,5 @@ def _validated(value: Any) -> str:
 #: a family name as a field type: a ``str`` that pydantic checks against the registry
 Family = Annotated[str, AfterValidator(_validated)]
 
-__all__ = ["FAMILIES", "FAMILY_CHOICES", "FAMILY_UNITS", "Family", "FamilyPieces", "FamilyUnit",
+__all__ = ["FAMILIES", "FAMILY_CHOICES", "FAMILY_UNITS", "SUITES", "Family", "FamilyPieces", "FamilyUnit",
            "StateValidationError", "check_family", "register_family", "selected", "unit"]

@@ -11,10 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from emukit.families import FAMILIES, Family
+from emukit.families import FAMILIES, SUITES, Family
 from emukit.yamlmodel import load_yaml_model
-
-SUITES = ("d-stress", "interference", "cross-app")
 
 
 class _Strict(BaseModel):
@@ -71,7 +69,7 @@ class Build(_Strict):
 
 
 class Suite(_Strict):
-    name: Literal["d-stress", "interference", "cross-app"]
+    name: Literal[SUITES]  # type: ignore[valid-type]  # the names in emukit.families.SUITES
     count: int = Field(default=20, ge=1, description="trajectories per family")
     family: Family | Literal["all"] = "all"
 

@@ -21,7 +21,7 @@ from emukit.builder.stress import (
     read_suite,
     suite_dir,
 )
-from emukit.commands.build import SUITE_CHOICES
+from emukit.commands.build import SUITES as SUITE_CHOICES
 from emukit.commands.suite import run_suite
 from emukit.nightly.config import SUITES as NIGHTLY_SUITES
 from emukit.nightly.config import Suite as NightlySuite
