@@ -63,7 +63,9 @@ def test_families_without_routes_are_reported(tmp_path):
 def test_trajectories_end_in_the_sink_and_keep_the_state(vdevice, adb_server, tmp_path):
     """Each trajectory: the template's setting steps in the producing app, HOME, the sink opened from All apps;
     validated on the device (the state at the boundary is the state after the setting steps and the expected one,
-    the boundary is stable, the sink is in front); stored with its route; a second run resumes (builds nothing)."""
+    the boundary is stable, the sink is in front); stored with its route; a second run resumes (builds nothing).
+    It must build on a device: the validation, the route's builds and the sink's screen are read on one (the
+    session's shared virtual device behind the real adb server; nothing is mocked)."""
     data = tmp_path / "data"
     args = argparse.Namespace(suite="cross-app", family="all", template=None, count=4, seed=0, data_dir=data,
                               db=None, devices=None, device=[vdevice.serial], max_attempts=2, quiet=True)

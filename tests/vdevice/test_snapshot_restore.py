@@ -136,7 +136,8 @@ def test_an_untouched_device_loads_without_copying(tmp_path, monkeypatch):
 
 def test_listing_reads_the_size_recorded_at_save(tmp_path, monkeypatch):
     """``snapshot list`` (asked before every base load) reads each snapshot's size from its meta.json instead of
-    walking its tree; a snapshot saved before sizes were recorded is walked, with the same result."""
+    walking its tree; a snapshot saved before sizes were recorded is walked, with the same result. An in-process
+    device of its own (no adb, no process): the snapshot store writes real files, and this test rewrites one."""
     dev = VirtualDevice(tmp_path / "d", wipe=True)
     (dev.fs.root / "big.bin").write_bytes(b"x" * 5000)
     info = dev.snapshots.save("s")
