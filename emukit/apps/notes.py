@@ -18,6 +18,7 @@ Markor 2.10.9 read at gsantner/markor@ab21754). What the real app does that shap
 
 from __future__ import annotations
 
+import posixpath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -58,6 +59,7 @@ class NoteSeed(SeedSection):
         for path, data in cls.device_files(items).items():
             sync.push(data, path)
 KEY_DEL = 67
+GO_UP = ".."  # a folder's first row: its parent (GsFileBrowserListAdapter.java:161)
 PRESS_IN_DP = 8  # how far into a paragraph's first word the long press lands (from its left edge)
 FIRST_LINE_DP = 9  # half a line of the page's 16px text: the middle of a paragraph's first line
 FIRST_RUN_STEPS = 14  # screens the first-run walk handles at most (five intro slides, rationale, Settings,
@@ -118,6 +120,110 @@ class MarkorProfile(AppProfile):
         self.driver.tap(**self.sel("dialog_ok"))
         self.driver.wait_until(lambda: not self.driver.exists(**self.sel("notebook_row_title"), text=name)
                                and not self.driver.exists(**self.sel("dialog_ok")), f"{name} to be deleted")
+
+    # ------------------------------------------------------------------ folders, Move / Copy / Delete
+    def _listing_of(self, folder: str) -> bool:
+        """Whether a listing of ``folder`` shows: its ``..`` row names the folder above it (in the notebook its
+        description is that folder's path; in the folder dialog every row's is)."""
+        up_row = f"Folder .. {posixpath.dirname(folder)}"
+        return self.driver.exists(**self.sel("notebook_row"), description=up_row)
+
+    def _open_child(self, folder: str) -> None:
+        """Tap the row of ``folder`` (a sub-folder of the one listed) and wait for its listing."""
+        name = posixpath.basename(folder)
+        self.driver.tap(**self.sel("notebook_row_title"), text=name)
+        self.driver.wait_until(lambda: self._listing_of(folder), f"the folder {folder} to list")
+
+    def _go_up(self, folder: str) -> None:
+        """Tap the ``..`` row of the listed ``folder``; wait for its parent's listing."""
+        up = posixpath.dirname(folder)
+        self.driver.tap(**self.sel("notebook_row_title"), text=GO_UP)
+        self.driver.wait_until(lambda: self._listing_of(up), f"the folder {up} to list")
+
+    def _walk(self, here: str, there: str) -> None:
+        """From the listed folder ``here`` to ``there`` through ``..`` rows and folder rows (the notebook and the
+        folder dialog list folders the same way)."""
+        while here != there and not there.startswith(here.rstrip("/") + "/"):
+            self._go_up(here)
+            here = posixpath.dirname(here)
+        for name in posixpath.relpath(there, here).split("/") if here != there else []:
+            here = posixpath.join(here, name)
+            self._open_child(here)
+
+    @operation
+    def open_folder(self, path: str) -> None:
+        """List the notebook folder ``path`` (the notebook itself or a folder below it): ``..`` rows up to the
+        notebook, then its folder rows down. Nothing is selected on the way (a selection turns ``..`` into a no-op)."""
+        if not (path == NOTEBOOK or path.startswith(NOTEBOOK + "/")):
+            raise DeviceError(f"notes.open_folder: {path!r} is not in the notebook {NOTEBOOK}")
+        self.up()
+        if self.driver.exists(**self.sel("selection_delete")):
+            raise DeviceError("notes.open_folder: items are selected in the notebook")
+        steps = 0
+        while not self._listing_of(NOTEBOOK) and not self._listing_of(path):
+            self.driver.tap(**self.sel("notebook_row_title"), text=GO_UP)
+            steps += 1
+            if steps > 16:
+                raise DeviceError("notes.open_folder: no way up to the notebook")
+        if not self._listing_of(path):
+            self._walk(NOTEBOOK, path)
+
+    def _select(self, path: str) -> None:
+        """List the folder of ``path`` and long-press its row: selection mode with ``path`` selected."""
+        self.open_folder(posixpath.dirname(path))
+        self.driver.long_press(**self.sel("notebook_row_title"), text=posixpath.basename(path))
+        self.driver.element(**self.sel("selection_delete"))
+
+    def _unselect(self, path: str) -> None:
+        """Tap the selected row again: the selection ends (toggleSelection)."""
+        self.driver.tap(**self.sel("notebook_row_title"), text=posixpath.basename(path))
+        self.driver.wait_until(lambda: not self.driver.exists(**self.sel("selection_delete")), "the selection to end")
+
+    def _move_or_copy(self, move: bool, path: str, dest: str, confirm: bool) -> None:
+        self._select(path)
+        self.driver.tap(**self.sel("selection_more_options"))
+        if move:
+            self.driver.tap(**self.sel("menu_move"))
+        else:
+            self.driver.tap(**self.sel("menu_copy"))
+        self.driver.element(**self.sel("folder_dialog_title"))
+        if confirm:
+            self._walk(posixpath.dirname(path), dest)
+            self.driver.tap(**self.sel("folder_dialog_ok"))
+        else:
+            self.driver.tap(**self.sel("folder_dialog_cancel"))
+        self.driver.wait_until(lambda: not self.driver.exists(**self.sel("folder_dialog_title")), "the dialog to close")
+        if not confirm:
+            self._unselect(path)
+
+    @operation
+    def copy_to(self, path: str, dest: str, confirm: bool = True) -> None:
+        """Select ``path`` in its folder, overflow, Copy; in the folder dialog walk to ``dest`` and SELECT THIS
+        FOLDER (``confirm``), or CANCEL and end the selection (a tap on the row)."""
+        self._move_or_copy(False, path, dest, confirm)
+
+    @operation
+    def move_to(self, path: str, dest: str, confirm: bool = True) -> None:
+        """As :meth:`copy_to` with Move."""
+        self._move_or_copy(True, path, dest, confirm)
+
+    @operation
+    def delete(self, path: str, confirm: bool = True) -> None:
+        """Select ``path`` in its folder, Delete; OK in "Confirm Delete" (``confirm``), or CANCEL and end the
+        selection."""
+        self._select(path)
+        self.driver.tap(**self.sel("selection_delete"))
+        self.driver.element(**self.sel("confirm_delete_title"))
+        if confirm:
+            self.driver.tap(**self.sel("dialog_ok"))
+            name = posixpath.basename(path)
+            self.driver.wait_until(lambda: not self.driver.exists(**self.sel("notebook_row_title"), text=name)
+                                   and not self.driver.exists(**self.sel("dialog_ok")), f"{name} to be deleted")
+        else:
+            self.driver.tap(**self.sel("dialog_cancel"))
+            self.driver.wait_until(lambda: not self.driver.exists(**self.sel("confirm_delete_title")),
+                                   "the dialog to close")
+            self._unselect(path)
 
     # ------------------------------------------------------------------ modes
     @operation

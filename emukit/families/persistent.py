@@ -105,6 +105,11 @@ class Persistent(FamilyUnit):
             if d["present"]:
                 return [head, f"One of its thumbnails is named {_quoted(d['artifact'])}."]
             return [head, "None of its thumbnails is the tracked file."]
+        if d.get("app") == "notes":
+            head = f"Markor's notebook lists the folder {d['folder']}."
+            if d["present"]:
+                return [head, f"One of its rows is the file {_quoted(d['artifact'])}."]
+            return [head, "None of its rows is the tracked file."]
         head = f"The Files app shows the folder {d['folder']}."
         if d["present"]:
             return [head, f"Its listing includes one row for {_quoted(d['artifact'])}."]

@@ -92,8 +92,9 @@ def _clip(bounds: Bounds, clip: Bounds) -> Bounds:
 
 
 def flatten(windows: Sequence[View], focused_key: str | None = None, screen: Bounds | None = None) -> list[Node]:
-    """All visible nodes of ``windows`` in document order (the hierarchy dump's order), their visible bounds
-    clipped to ``screen`` (default: the whole display)."""
+    """All visible nodes of ``windows`` in document order (the hierarchy dump's order: a view kept out of the
+    hierarchy is out of reach of selectors too, with its subtree), their visible bounds clipped to ``screen``
+    (default: the whole display)."""
     if screen is None:
         from emukit.vdevice.device import current_screen
 
@@ -106,7 +107,7 @@ def flatten(windows: Sequence[View], focused_key: str | None = None, screen: Bou
         pos = len(nodes)
         node = Node(view, pos, parent, index, _clip(view.bounds, clip), focused)
         nodes.append(node)
-        for i, child in enumerate(c for c in view.children if c.visible):
+        for i, child in enumerate(c for c in view.children if c.visible and c.in_hierarchy):
             node.children.append(len(nodes))
             visit(child, pos, i, node.visible_bounds)
         node.end = len(nodes)

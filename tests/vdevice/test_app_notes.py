@@ -588,3 +588,66 @@ def test_blank_editor_screenshot_does_not_show_the_copied_word(notebook_dev: Vir
     (clip_a, png_a), (clip_b, png_b) = shots
     assert (clip_a, clip_b) == ("Tuesday", "Kestrel7")
     assert png_a[:8] == b"\x89PNG\r\n\x1a\n" and png_a == png_b
+
+
+def dialog_titles(dev: VirtualDevice) -> list[str]:
+    """The row titles a hierarchy dump holds (while the folder dialog shows, its rows only: the notebook's own
+    views are out of the hierarchy)."""
+    return re.findall(r'text="([^"]*)" resource-id="' + re.escape(T.rid("notebook_row_title")) + '"',
+                      dev.wm.hierarchy_xml())
+
+
+def _hierarchy_ids(dev: VirtualDevice) -> list[str]:
+    return re.findall(r'resource-id="([^"]*)"', dev.wm.hierarchy_xml())
+
+
+def tap_row(dev: VirtualDevice, title: str) -> None:
+    """Tap the row titled ``title`` of the topmost list (the folder dialog's while it shows)."""
+    rows = [v for v in dev.wm.windows()[0].walk() if v.resource_id == T.rid("notebook_row_title") and v.text == title]
+    dev.wm.tap(*rows[-1].center)
+
+
+@pytest.mark.parametrize("move", [False, True])
+def test_move_and_copy_through_the_folder_dialog(device: VirtualDevice, move: bool) -> None:
+    for folder in ("Inbox", "Archive", "Archive/Old"):
+        device.fs.makedirs(f"{NOTEBOOK}/{folder}")
+    storage.write_text(device, f"{NOTEBOOK}/Inbox/a.md", "alpha")
+    storage.write_text(device, f"{NOTEBOOK}/Inbox/b.md", "bravo")
+    device.start_activity(PKG)
+    tap(device, resource_id=T.rid("notebook_row_title"), text="Inbox")
+    device.wm.long_press(*find(device, resource_id=T.rid("notebook_row_title"), text="a.md").center)
+    tap(device, content_desc=T.desc("selection_more_options"))
+    assert [v.text for v in device.wm.windows()[0].walk() if v.resource_id == T.rid("overflow_row_title")] == [
+        "Move", "Copy"]
+    tap(device, resource_id=T.rid("overflow_row_title"), text="Move" if move else "Copy")
+    assert find(device, resource_id=T.rid("folder_dialog_title")).text == ("Move" if move else "Copy")
+    # a modal window: the dump holds the dialog's nodes only; folders only, ".." first, described by their folder
+    assert dialog_titles(device) == [".."]
+    assert exists(device, content_desc=f"Folder .. {NOTEBOOK}")
+    ids = _hierarchy_ids(device)
+    assert T.rid("fab_new") not in ids and T.rid("selection_delete") not in ids
+    tap_row(device, "..")
+    assert dialog_titles(device) == ["..", "Archive", "Inbox"]
+    assert exists(device, content_desc=f"Folder Archive {NOTEBOOK}")
+    tap_row(device, "Archive")
+    assert dialog_titles(device) == ["..", "Old"]
+    tap(device, resource_id=T.rid("folder_dialog_ok"))
+    assert not exists(device, resource_id=T.rid("folder_dialog_title"))
+    assert exists(device, resource_id=T.rid("fab_new")) and not exists(device, resource_id=T.rid("selection_delete"))
+    assert device.fs.read_bytes(f"{NOTEBOOK}/Archive/a.md") == b"alpha"
+    assert device.fs.host(f"{NOTEBOOK}/Inbox/a.md").exists() is (not move)
+    assert titles(device) == ["..", "b.md"] if move else ["..", "a.md", "b.md"]
+
+
+def test_cancelled_copy_keeps_the_selection(device: VirtualDevice) -> None:
+    device.fs.makedirs(f"{NOTEBOOK}/Inbox")
+    storage.write_text(device, f"{NOTEBOOK}/a.md", "alpha")
+    device.start_activity(PKG)
+    device.wm.long_press(*find(device, resource_id=T.rid("notebook_row_title"), text="a.md").center)
+    tap(device, content_desc=T.desc("selection_more_options"))
+    tap(device, resource_id=T.rid("overflow_row_title"), text="Copy")
+    tap_row(device, "Inbox")
+    tap(device, resource_id=T.rid("folder_dialog_cancel"))
+    assert not exists(device, resource_id=T.rid("folder_dialog_title"))
+    assert exists(device, resource_id=T.rid("selection_delete"))  # still selected
+    assert device.fs.listdir(f"{NOTEBOOK}/Inbox") == []

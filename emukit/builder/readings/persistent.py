@@ -22,8 +22,10 @@ class FilesReading(OutcomeReader):
         app = spec.get("app") or "files"
         if app == "gallery":
             return _gallery(spec, xml, tables)
+        if app == "notes":
+            return _markor(spec, xml, tables)
         if app != "files":
-            raise ConfigError(f"outcome.app {app!r}: the Persistent Artifact reading reads files or gallery")
+            raise ConfigError(f"outcome.app {app!r}: the Persistent Artifact reading reads files, gallery or notes")
         files = tables("files")
         elements = elements_of(xml)
         target = spec.get("target") or ""
@@ -70,4 +72,26 @@ def _gallery(spec: dict[str, Any], xml: str, tables: Tables) -> Reading:
     tiles = sum(1 for e in elements if e.resource_id == gallery.rid("media_tile"))
     evidence = {"app": "gallery", "rows": names, "empty_message": empty, "header": hint,
                 "consistent": bool(empty) or (tiles > 0 and len(names) == tiles)}
+    return outcome, evidence
+
+
+def _markor(spec: dict[str, Any], xml: str, tables: Tables) -> Reading:
+    """present/absent from the row titles of the folder Markor's notebook lists (its ``..`` row left out), with
+    the folder's empty hint and the ``..`` row's description (the folder above: which folder is listed) as
+    evidence. Only the ``folder`` kind (the shared action opens the folder from the notebook)."""
+    if spec["kind"] != "folder":
+        raise ConfigError(f"outcome.kind {spec['kind']!r}: Markor's reading opens a folder (kind: folder)")
+    notes = tables("notes")
+    elements = elements_of(xml)
+    rows = [e.text for e in elements if e.resource_id == notes.rid("notebook_row_title") and e.text != ".."]
+    up = next((e.content_desc for e in elements if e.resource_id == notes.rid("notebook_row")
+               and e.content_desc.startswith("Folder .. ")), "")
+    empty = next((e.text for e in elements if e.resource_id == notes.rid("notebook_empty_hint") and e.text), "")
+    target = spec.get("target") or ""
+    folder = spec.get("folder") or ""
+    present = target in rows
+    listed = up == f"Folder .. {folder.rstrip('/').rsplit('/', 1)[0]}"
+    outcome = {"result": "present" if present else "absent", "probe": "folder", "target": target,
+               "scope": folder.rstrip("/").rsplit("/", 1)[-1], "folder": folder}
+    evidence = {"app": "notes", "rows": rows, "empty_message": empty, "header": up, "consistent": listed}
     return outcome, evidence

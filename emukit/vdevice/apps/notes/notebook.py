@@ -14,8 +14,11 @@ up a folder, else (at the notebook) asks to be pressed again within 2 s to leave
 the "Press 'Back' again to exit" snackbar, drawn here as a transient message that the next input removes, since
 the logical clock need not move; its EXIT action is not drawn); it does not end a selection.
 
+The selection's overflow ("More options") lists Move and Copy, which open the folder dialog
+(:mod:`.folder_dialog`).
+
 Not drawn (nothing here drives them): the Toolbar's Go to / Sort by / Search items and its overflow, the
-selection's Favourite / Details / Move / Copy / Share items, the dialog's Type and Template spinners, and the
+selection's Favourite / Details items and its overflow's Clipboard / Create shortcut / Share rows, the dialog's Type and Template spinners, and the
 bottom navigation bar (Files, To-Do, QuickNote, More), whose height the list leaves free.
 
 Screen state (``act.state``): ``folder`` (the listed folder), ``selected`` (paths), ``dialog`` (``{"kind":
@@ -30,13 +33,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.apps.notes import storage
+from emukit.vdevice.apps.notes import folder_dialog, storage
 from emukit.vdevice.apps.notes.storage import T
 from emukit.vdevice.state import Activity
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui.clockfmt import device_tz, format_time
 from emukit.vdevice.ui.render import font
 from emukit.vdevice.ui.view import Bounds, Style, View
+from emukit.vdevice.ui.widgets import popup_menu
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
@@ -136,9 +140,42 @@ def build(device: VirtualDevice, act: Activity, frame: Bounds) -> View:
     root.add(_list(device, act, body, rows, parent, selected))
     root.add(_fab(device, act, frame))
     dialog = act.state.get("dialog")
-    if dialog:
+    if dialog and dialog.get("kind") == "folder":
+        for view in root.children:  # a modal window: a dump shows the dialog's nodes only
+            view.in_hierarchy = False
+        root.add(folder_dialog.build(device, act, frame, dialog, on_done=lambda: _after_folder_dialog(act)))
+    elif dialog:
         root.add(_dialog(device, act, frame, dialog))
+    elif selected and act.state.get("menu") == "overflow":
+        root.add(_overflow(device, act, frame, selected))
+    else:
+        act.state.pop("menu", None)
     return root
+
+
+def _after_folder_dialog(act: Activity) -> None:
+    """The folder dialog closed (the dialog itself ends the selection when a folder was chosen,
+    GsFileBrowserFragment.java:561; Cancel keeps it): no popup stays open behind it."""
+    act.state.pop("menu", None)
+
+
+def _overflow(device: VirtualDevice, act: Activity, frame: Bounds, selected: list[str]) -> View:
+    """The selection's overflow popup: Move and Copy (filesystem__menu.xml:54-67, shown for any writable
+    selection outside a storage-access folder, GsFileBrowserFragment.java:249-250). Its Clipboard, Create
+    shortcut and Share rows are not drawn (nothing here drives them)."""
+    def dismiss() -> None:
+        act.state.pop("menu", None)
+
+    def choose(move: bool) -> Callable[[], None]:
+        def run() -> None:
+            dismiss()
+            _acted(act)
+            act.state["dialog"] = folder_dialog.opened(folder_of(act), list(selected), move=move)
+        return run
+
+    return popup_menu(frame, (frame[2] - theme.dp(8), frame[1] + theme.dp(8)),
+                      [(T.text("menu_move"), choose(True)), (T.text("menu_copy"), choose(False))], dismiss,
+                      T.rid("overflow_row_title"))
 
 
 def _toolbar(device: VirtualDevice, act: Activity, frame: Bounds, folder: str, selected: list[str]) -> View:
@@ -158,8 +195,17 @@ def _toolbar(device: VirtualDevice, act: Activity, frame: Bounds, folder: str, s
                                                                                    "targets": list(selected)})))]
     if len(selected) == 1:
         actions.insert(0, ("selection_rename", "edit", lambda: open_rename_dialog(device, act, selected[0])))
+    y = top + (height - size) // 2
+
+    def open_overflow() -> None:
+        _acted(act)
+        act.state["menu"] = "overflow"
+
+    bar.add(View(cls=T.cls("selection_more_options"), bounds=(end - size, y, end, y + size),
+                 content_desc=T.desc("selection_more_options"), clickable=True, focusable=True, on_click=open_overflow,
+                 style=Style(icon="more_vert", icon_color=ON_TOOLBAR, icon_size=theme.dp(24))))
+    end -= size
     for name, icon, callback in reversed(actions):
-        y = top + (height - size) // 2
         bar.add(View(cls="android.widget.TextView", bounds=(end - size, y, end, y + size), resource_id=T.rid(name),
                      content_desc=T.desc(name), clickable=True, focusable=True, on_click=callback,
                      style=Style(icon=icon, icon_color=ON_TOOLBAR, icon_size=theme.dp(24))))

@@ -189,6 +189,39 @@ def delete(device: VirtualDevice, paths: list[str]) -> None:
         _stamp(device, posixpath.dirname(path))
 
 
+def move_or_copy(device: VirtualDevice, paths: list[str], folder: str, *, move: bool) -> list[str]:
+    """Move or copy the selection into ``folder`` (WrMarkorSingleton.moveOrCopySelected,
+    thirdparty/java/other/writeily/model/WrMarkorSingleton.java:117-174): nothing happens unless every item's
+    move or copy is sane (never into itself or a folder inside it, never onto itself for a move); a file already
+    in ``folder`` would ask the conflict question, which nothing here drives, so such an item is left alone. A
+    copy is a new file (GsFileUtils.copyFile writes it: a new modification time); a move keeps the item's own
+    (File.renameTo). Returns the new paths."""
+    if not accessible(device) or not device.fs.is_dir(folder):
+        return []
+    for path in paths:
+        if folder == path or folder.startswith(path + "/") or (move and posixpath.dirname(path) == folder):
+            return []
+    made = []
+    for path in paths:
+        src, target = device.fs.host(path), posixpath.join(folder, posixpath.basename(path))
+        dst = device.fs.host(target)
+        if not (src.exists() or src.is_symlink()) or dst.exists():
+            continue
+        if move:
+            os.rename(src, dst)
+            _stamp(device, posixpath.dirname(path))
+        elif src.is_dir():
+            shutil.copytree(src, dst, symlinks=True)
+            _stamp(device, target)
+        else:
+            shutil.copyfile(src, dst, follow_symlinks=False)
+            _stamp(device, target)
+        made.append(target)
+    if made:
+        _stamp(device, folder)
+    return made
+
+
 def title_of(path: str) -> str:
     """The document title: the file name without its extension (``Document.java:74``)."""
     name = posixpath.basename(path)
