@@ -175,6 +175,12 @@ class AppProfile:
         self.driver.tap(**self.sel("text_select_all"))
         self.driver.tap(**self.sel("text_copy"))
 
+    def show_paste_menu(self, field: Element) -> None:
+        """Long-press ``field`` and wait for the text toolbar's "Paste": the query context of a paste, with
+        nothing on screen that depends on what the clipboard holds."""
+        self.driver.long_press(*field.center)
+        self.driver.element(**self.sel("text_paste"))
+
     def paste_at(self, field: Element) -> None:
         """Long-press ``field``, then the text toolbar's "Paste" (at the caret)."""
         self.driver.long_press(*field.center)

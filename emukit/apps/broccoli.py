@@ -236,6 +236,13 @@ class BroccoliProfile(AppProfile):
         field = self._tap_field(entry)
         self.paste_at(field)
 
+    @operation
+    def paste_menu(self) -> None:
+        """A new recipe's editor with the title field long-pressed: the text toolbar's "Paste" shows (the query
+        context of a paste; from details or an editor without changes, back to the list first)."""
+        self.new_recipe()
+        self.show_paste_menu(self._tap_field("title_field"))
+
     def _tap_field(self, entry: str) -> Any:
         """Scroll the editor's form to one of its text fields (FIELDS) and tap it; its element."""
         find = self._finder(entry)

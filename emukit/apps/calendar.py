@@ -246,6 +246,18 @@ class CalendarProfile(AppProfile):
         field = self._tap_field(entry)
         self.paste_at(field)
 
+    @operation
+    def paste_menu(self) -> None:
+        """A new event's editor with the title field long-pressed: the text toolbar's "Paste" shows (the query
+        context of a paste; an editor left open is left first, with BACK)."""
+        for _ in range(3):
+            if not self._editor_open():
+                break
+            self.driver.back()
+            self.driver.wait_stable()
+        self.new_event()
+        self.show_paste_menu(self._tap_field("title_field"))
+
     def _tap_field(self, entry: str) -> Any:
         """Tap one of the editor's text fields (title_field, location_field, description_field); its element."""
         if entry == "title_field":

@@ -357,6 +357,16 @@ class ChromeProfile(AppProfile):
         self.driver.wait_until(lambda: not self._selection_toolbar(), "the selection popup to close")
 
     @operation
+    def paste_menu(self) -> None:
+        """The New Tab Page's empty omnibox long-pressed: the text toolbar's "Paste" shows (the query context of
+        a paste). From a page, the toolbar's home button opens the New Tab Page (the home page of Google builds)
+        first, whose search box focuses the omnibox empty (a loaded page's address would stay in it)."""
+        if self.driver.find(**self.sel("search_box_text")) is None:
+            self.driver.tap(**self.sel("home_button"))
+        self.driver.tap(**self.sel("search_box_text"))
+        self.show_paste_menu(self.driver.element(**self.sel("url_bar")))
+
+    @operation
     def paste_into_omnibox(self) -> None:
         """Focus and empty the omnibox, long-press it, Paste."""
         field_ = self._omnibox()

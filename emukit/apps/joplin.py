@@ -242,6 +242,17 @@ class JoplinProfile(AppProfile):
         return self.driver.element(**self.sel("title_field"))
 
     @operation
+    def paste_menu(self) -> None:
+        """A new note's editor with the title field long-pressed: the text toolbar's "Paste" shows (the query
+        context of a paste; from a note, back to the list first)."""
+        if self.first_run_screen() != "notes":
+            self.back_to_list()
+        self.new_note()
+        field = self._field("title_field")
+        self.driver.tap(*field.center)
+        self.show_paste_menu(self._field("title_field"))
+
+    @operation
     def fill(self, *, title: str | None = None, body: str | None = None) -> None:
         """Type into the title and (in edit mode) the body; each field is tapped first and typed at its end."""
         if title is not None:

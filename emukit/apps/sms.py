@@ -265,6 +265,17 @@ class SmsProfile(AppProfile):
         self.driver.tap(**self.sel("text_copy"))
 
     @operation
+    def paste_menu(self) -> None:
+        """The compose field of the open conversation (else of the list's first conversation) tapped and
+        long-pressed: the text toolbar's "Paste" shows (the query context of a paste)."""
+        if not self.driver.exists(**self.sel("thread_root")):
+            self._to_list()
+            self.driver.tap(**self.sel("conversation_address"))
+            self.driver.wait_until(lambda: self.driver.exists(**self.sel("thread_root")), "a conversation")
+        self.driver.tap(**self.sel("compose_field"))
+        self.show_paste_menu(self.driver.element(**self.sel("compose_field")))
+
+    @operation
     def paste_into_compose(self) -> None:
         """Long-press the compose field and Paste the clipboard at the caret."""
         self.driver.tap(**self.sel("compose_field"))

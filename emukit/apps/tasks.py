@@ -225,6 +225,13 @@ class TasksProfile(AppProfile):
         field = self._tap_field(entry)
         self.paste_at(field)
 
+    @operation
+    def paste_menu(self) -> None:
+        """A new task's editor with the title field long-pressed: the text toolbar's "Paste" shows (the query
+        context of a paste; an editor left open is left first)."""
+        self.new_task()
+        self.show_paste_menu(self._tap_field("title_field"))
+
     def _field(self, entry: str) -> Any:
         """The element of one of the editor's text fields (title_field, description_field; the description is the
         Compose row's EditText, without id: the second EditText, scrolled into view)."""
