@@ -5,11 +5,13 @@ state-preserving model-visible actions, then the template's convergence steps (t
 ``interference`` (F.4): the same construction at a fixed depth (``d = 8``) whose actions come, by level
 (``low`` / ``medium`` / ``high``), increasingly close to the tracked state without changing it (per family: its
 module of :mod:`emukit.builder.stress_tables`).
-``cross-app`` (F.2): the state is produced in its own app (Retro Music, the Clock: the template's setting steps),
-then the final neutral observation moves to another app (:data:`CROSS_APP_SINKS`: HOME, then the sink opened from
-All apps), with no inserted segment (``d = 0``); ordered in F.2's 80 / 120 playing-queue / playlist split, sinks
-equally. So far the Ordered Collection and Temporal Deadline families: F.2's persistent histories realised in
-Markor and its clipboard routes between six apps are not built yet (reported as unsupported).
+``cross-app`` (F.2), with no inserted segment (``d = 0``): persistent Copy / Move / Delete histories realised in
+Markor (its host variants) and ending in Markor's own query context, 67 / 67 / 66 per 200; ordered and temporal
+state produced in its own app (Retro Music, the Clock: the template's setting steps), then the final neutral
+observation moves to another app (:data:`CROSS_APP_SINKS`: HOME, then the sink opened from All apps), ordered in
+F.2's 80 / 120 playing-queue / playlist split, sinks equally; clipboard payloads copied in a route's source app
+(its host variant's setting steps), then HOME, the sink opened from All apps and the sink's paste query context
+(``<sink>.paste_menu``), over F.2's 12 directed routes (:data:`CROSS_APP_CLIPBOARD_ROUTES`) evenly.
 
 Every trajectory is checked on the device: the canonical state probed at the boundary must equal the state
 probed right after the setting steps (and the template's expected A state), the inserted segment must hold
@@ -42,6 +44,7 @@ from emukit.apps.registry import (
     check_ref,
     installed_build,
     profile_class,
+    profile_for,
     resolve_query,
 )
 from emukit.builder.pair import (
@@ -77,9 +80,20 @@ from emukit.workers import (
 CROSS_APP_SINKS = ("tasks", "joplin", "calendar", "broccoli")
 #: F.2: 80 playing-queue and 120 playlist trajectories per 200 Ordered Collection trajectories
 CROSS_APP_ORDERED_SHARE = {"playing_queue": 80, "playlist": 120}
-#: the families the cross-app suite builds so far (F.2's persistent routes through Markor and clipboard routes
-#: between six apps are not built yet: reported as unsupported)
-CROSS_APP_FAMILIES = ("ordered", "temporal")
+#: F.2: 67 Copy, 67 Move and 66 Delete trajectories per 200 Persistent Artifact trajectories, realised in Markor
+CROSS_APP_PERSISTENT_SHARE = {"copy": 67, "move": 67, "delete": 66}
+#: F.2: the persistent histories are realised through Markor and end in a Markor query context
+CROSS_APP_PERSISTENT_HOST = "notes"
+#: F.2: the clipboard routes' apps, in the order the seed names them (profile names)
+CROSS_APP_CLIPBOARD_APPS = ("sms", "chrome", "tasks", "joplin", "calendar", "broccoli")
+#: F.2's 12 directed source -> sink routes, source and sink always distinct: each app to the next one and to the
+#: one three further on (in :data:`CROSS_APP_CLIPBOARD_APPS`' order, cyclically), so every app is the source of two
+#: routes and the sink of two, and no route is taken both ways round by the first rule
+CROSS_APP_CLIPBOARD_ROUTES = tuple(
+    (CROSS_APP_CLIPBOARD_APPS[i], CROSS_APP_CLIPBOARD_APPS[(i + step) % len(CROSS_APP_CLIPBOARD_APPS)])
+    for step in (1, 3) for i in range(len(CROSS_APP_CLIPBOARD_APPS)))
+#: the families the cross-app suite builds (all four of F.2's)
+CROSS_APP_FAMILIES = ("persistent", "clipboard", "ordered", "temporal")
 DEPTHS = (4, 8, 16, 32)
 LEVELS = ("low", "medium", "high")
 LEVEL_SHARE = {"low": 70, "medium": 70, "high": 60}  # seed 002 F.4: 70 / 70 / 60 of 200 per family
@@ -236,10 +250,13 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
     driver.recorder = recorder
     moves: list[str] = []
     interfering = 0
+    clip_route = item.sink is not None and t.family == "clipboard"
     try:
+        before = probe(driver, t.family, **state_params).canonical if clip_route else None
         runner.run(setting_steps)
         n_setting = len(recorder.steps)
         state_set = probe(driver, t.family, **state_params).canonical
+        in_front_after_setting = driver.current_app()[0] if clip_route else None
         budget = item.depth
         while budget > 0:
             pick = _choose(driver, level_moves, budget, pools, rng) if level_moves else None
@@ -258,7 +275,7 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
             moves.append(move.name if name is None else f"{move.name}({name})")
             budget -= done
         n_segment = len(recorder.steps) - n_setting
-        runner.run(cross_app_converge(item.sink) if item.sink is not None else ctx.sub(t.converge))
+        runner.run(_converge(ctx, item))
     finally:
         driver.recorder = None
     first = driver.wait_stable()
@@ -274,6 +291,13 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
     }
     if item.sink is not None:  # the final observation really is the sink app's
         validation["sink_in_front"] = driver.current_app()[0] == profile_class(item.sink).package
+    if clip_route and item.sink is not None:
+        # the payload came through the source app: the clipboard did not hold it before the setting steps (which
+        # act in the source app only) and did right after them, with the source app still in front
+        validation["payload_via_source"] = (before != state_set and in_front_after_setting
+                                            == profile_class(producer_app(t)).package)
+        # the sink's query context is what the final observation shows: its text toolbar offers Paste
+        validation["sink_query_context"] = driver.exists(**profile_for(driver, item.sink).sel("text_paste"))
     failed = [k for k, ok in validation.items() if not ok]
     if failed:
         raise Rejected(failed[0], f"state after setting {state_set}, at the boundary {state_final}, expected "
@@ -312,6 +336,18 @@ def cross_app_converge(sink: str) -> list[dict[str, Any]]:
     return [{"home": {}}, {f"{sink}.open_from_all_apps": {}}]
 
 
+def _converge(ctx: PairContext, item: WorkItem) -> list[dict[str, Any]]:
+    """A work item's convergence: the template's own when the final observation is in the producing app (the
+    d-stress and interference suites; the cross-app persistent route, which ends in Markor's own query context),
+    else :func:`cross_app_converge` to the sink."""
+    t = item.template
+    if item.sink is None or item.sink == producer_app(t):
+        return ctx.sub(t.converge)
+    if t.family == "clipboard":  # the sink's own query context of a paste: a text field with "Paste" showing
+        return [*cross_app_converge(item.sink), {f"{item.sink}.paste_menu": {}}]
+    return cross_app_converge(item.sink)
+
+
 def producer_app(template: Template) -> str:
     """The profile name of the app a template's state is produced in (a host variant's app, else the family's
     primary app)."""
@@ -347,9 +383,31 @@ def plan(suite: str, templates: list[Template], count_per_family: int, *, depths
 
 
 def cross_app_templates(templates: list[Template]) -> list[Template]:
-    """The templates the cross-app suite builds from: those of :data:`CROSS_APP_FAMILIES` whose state is produced
-    in the family's own app (F.2 keeps Retro Music and the Clock as producers; host variants are left out)."""
-    return [t for t in templates if t.family in CROSS_APP_FAMILIES and t.variant is None]
+    """The templates the cross-app suite builds from, those of :data:`CROSS_APP_FAMILIES` whose state is produced
+    where F.2 says: persistent templates re-hosted in Markor (:data:`CROSS_APP_PERSISTENT_HOST`), clipboard ones
+    hosted in the routes' apps (:data:`CROSS_APP_CLIPBOARD_APPS`: each the source of its routes), ordered and
+    temporal ones in their own apps (Retro Music and the Clock stay the producers; other host variants are left
+    out)."""
+    def routed(t: Template) -> bool:
+        host = t.variant.app if t.variant is not None else None
+        if t.family == "persistent":
+            return host == CROSS_APP_PERSISTENT_HOST
+        if t.family == "clipboard":
+            return host in CROSS_APP_CLIPBOARD_APPS
+        return host is None
+
+    return [t for t in templates if t.family in CROSS_APP_FAMILIES and routed(t)]
+
+
+def persistent_operation(template: Template) -> str:
+    """``copy``, ``move`` or ``delete``: the file operation a persistent template's history performs (from the
+    Table 6 template a host variant re-hosts, else its own name)."""
+    name = template.variant.of if template.variant is not None and template.variant.of else template.name
+    op = name.split("_", 1)[0]
+    if op not in CROSS_APP_PERSISTENT_SHARE:
+        raise ConfigError(f"{template.source_path}: cannot tell the file operation of {template.name!r} "
+                          f"(expected a name starting with copy_, move_ or delete_)")
+    return op
 
 
 def collection_type(template: Template) -> str:
@@ -364,6 +422,18 @@ def _plan_cross_app(family: str, group: list[Template], count: int) -> list[Work
     group = [t for t in cross_app_templates(group) if t.family == family]
     if not group:
         return []
+    if family == "persistent":  # all in Markor: the producer is the sink (its own query context)
+        ops = [k for k in CROSS_APP_PERSISTENT_SHARE if any(persistent_operation(t) == k for t in group)]
+        counts = _shares(count, [CROSS_APP_PERSISTENT_SHARE[k] for k in ops])
+        sequence = [t for op, n in zip(ops, counts, strict=True)
+                    for t in _round_robin([t for t in group if persistent_operation(t) == op], n)]
+        return [WorkItem(t, i, 0, None, CROSS_APP_PERSISTENT_HOST) for i, t in enumerate(sequence)]
+    if family == "clipboard":  # F.2's 12 routes, evenly (largest remainder), each from its source's template
+        by_source = {producer_app(t): t for t in group}
+        routes = [r for r in CROSS_APP_CLIPBOARD_ROUTES if r[0] in by_source and r[1] in by_source]
+        counts = _shares(count, [1] * len(routes))
+        sequence_routes = [r for r, n in zip(routes, counts, strict=True) for _ in range(n)]
+        return [WorkItem(by_source[src], i, 0, None, sink) for i, (src, sink) in enumerate(sequence_routes)]
     if family == "ordered":
         kinds = [k for k in CROSS_APP_ORDERED_SHARE if any(collection_type(t) == k for t in group)]
         counts = _shares(count, [CROSS_APP_ORDERED_SHARE[k] for k in kinds])
@@ -475,8 +545,9 @@ class SuiteRunner:
         self.lock = threading.Lock()
         if options.suite == "cross-app":
             # F.2's producers only; the families whose routes are not built yet are reported, not built
+            # (templates of a built family hosted elsewhere than F.2 says are not this suite's: left out)
             supported = cross_app_templates(options.templates)
-            self.unsupported = sorted({_label(t) for t in options.templates if t not in supported})
+            self.unsupported = sorted({t.family for t in options.templates if t.family not in CROSS_APP_FAMILIES})
         else:
             # families (or "family in app" for host variants) with no move table: reported, not built
             self.unsupported = sorted({_label(t) for t in options.templates if table_for(t) is None})
@@ -508,6 +579,8 @@ class SuiteRunner:
 
     @staticmethod
     def stratum(item: WorkItem) -> str:
+        if item.sink is not None and item.template.family == "clipboard":
+            return f"route={producer_app(item.template)}->{item.sink}"
         if item.sink is not None:
             return f"sink={item.sink}"
         return item.level if item.level is not None else f"d={item.depth}"

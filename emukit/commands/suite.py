@@ -15,6 +15,7 @@ from emukit.builder.stress import (
     LEVELS,
     SuiteOptions,
     SuiteRunner,
+    cross_app_templates,
 )
 from emukit.commands.output import print_error
 from emukit.errors import ConfigError, EmukitError
@@ -25,8 +26,12 @@ def run_suite(args: argparse.Namespace, console: Console) -> int:
     """``emukit build-pairs --suite d-stress|interference|cross-app``: build the suite, print a summary table."""
     from emukit.templates import load_templates
 
+    variants = getattr(args, "variants", False)
     templates = load_templates(family=args.family, names=args.template or None,
-                               dirs=getattr(args, "templates", None), variants=getattr(args, "variants", False))
+                               dirs=getattr(args, "templates", None), variants=variants or args.suite == "cross-app")
+    if args.suite == "cross-app" and not variants:  # F.2's Markor route re-hosts persistent templates
+        routed = cross_app_templates(templates)
+        templates = [t for t in templates if t.variant is None or t in routed]
     depths = tuple(getattr(args, "depth", None) or DEPTHS)
     levels = tuple(getattr(args, "level", None) or LEVELS)
     options = SuiteOptions(suite=args.suite, templates=templates, count_per_family=args.count, seed=args.seed,
@@ -42,8 +47,7 @@ def run_suite(args: argparse.Namespace, console: Console) -> int:
             raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")
         runner = SuiteRunner(options)
         for label in runner.unsupported:
-            why = (f"{label} is not built by this suite yet (seed 002 F.2 keeps Retro Music and the Clock as "
-                   "producers; persistent routes through Markor and clipboard routes are to come)"
+            why = (f"{label} is not built by this suite yet (seed 002 F.2's routes for it are to come)"
                    if args.suite == "cross-app" else f"no state-preserving move table for {label} yet")
             console.print(f"[yellow]{args.suite}: {why}; its templates are skipped[/yellow]")
         for label, level in runner.unsupported_levels:
