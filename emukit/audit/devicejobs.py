@@ -2,7 +2,8 @@
 embedded virtual devices started fresh (wiped) for the audit and stopped afterwards. The jobs go through the
 worker pool (:class:`emukit.workers.WorkerPool`), which hands each one the leased device's
 :class:`~emukit.workers.DeviceContext`. Used by the stability audit (stored pairs replayed from their
-templates) and the replay audit (exported branches replayed action by action)."""
+templates) and the replay audit (exported branches replayed action by action, suite trajectories executed
+again from their rows)."""
 
 from __future__ import annotations
 

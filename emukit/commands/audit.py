@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from emukit.commands.build import default_data_dir
@@ -14,6 +17,9 @@ from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 from emukit.families import FAMILY_CHOICES, selected
 from emukit.settings import adb_server_port
+
+if TYPE_CHECKING:
+    from emukit.audit.suite_replay import SuiteReplayReport, TrajectoryReplay
 
 
 def _status(ok: bool) -> str:
@@ -135,8 +141,14 @@ def _short(outcome: dict) -> str:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from emukit.audit.replay import audit_replay
 
+    if args.suite is not None:
+        return _cmd_replay_suite(args)
     console = make_console()
     err = make_console(stderr=True)
+    if args.trajectory or args.templates:
+        print_error(err, "emukit audit replay", "--trajectory and --templates go with --suite (an export's pairs "
+                                                "are replayed from the export alone)")
+        return 2
     adb_port = adb_server_port()
 
     def on_replay(r) -> None:
@@ -171,6 +183,77 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     what = "state and outcome" if report.semantic_only else "every observation, state and outcome"
     console.print(f"{done}/{total} pairs reproduced ({what}): {'PASS' if report.ok else 'FAIL'}")
     return 0 if report.ok else 1
+
+
+def _cmd_replay_suite(args: argparse.Namespace) -> int:
+    """``emukit audit replay --suite NAME|DIR``: every stored trajectory executed again, compared step by step."""
+    from emukit.audit.suite_replay import audit_suite_replay, suite_source
+
+    console = make_console()
+    err = make_console(stderr=True)
+    if args.pair:
+        print_error(err, "emukit audit replay", "--pair goes with --pairs; a suite's rows are chosen with "
+                                                "--trajectory ID")
+        return 2
+
+    def on_replay(r: TrajectoryReplay) -> None:
+        if not args.quiet:
+            err.print(f"{r.trajectory.trajectory_id}: {'ok' if r.ok else 'DIFFERS'} ({r.seconds:.1f} s)",
+                      markup=False, highlight=False)
+
+    try:
+        source = suite_source(args.suite, args.data_dir)
+        report = audit_suite_replay(source, data_dir=args.data_dir, family=args.family,
+                                    trajectories=args.trajectory or None, per_template=args.per_template,
+                                    limit=args.limit, semantic_only=args.semantic_only, templates=args.templates,
+                                    devices=args.devices, serials=args.device or None, adb_port=adb_server_port(),
+                                    vdevice_mode=args.vdevice_mode, on_replay=on_replay)
+    except EmukitError as exc:
+        print_error(err, "emukit audit replay", exc)
+        return 1
+    _suite_replay_tables(console, report)
+    return 0 if report.ok else 1
+
+
+def _suite_replay_tables(console: Console, report: SuiteReplayReport) -> None:
+    """Per trajectory, then per family; the first difference of each mismatch; the verdict."""
+    table = Table(title=f"suite replay: every trajectory executed again from its row ({report.wall_s:.0f} s)")
+    for col in ("family", "trajectory", "stratum", "steps same", "final obs.", "target", "validation", "status"):
+        table.add_column(col, justify="right" if col == "steps same" else "left",
+                         no_wrap=col in ("trajectory", "stratum", "status"))
+    for r in report.trajectories:
+        t = r.trajectory
+        fields = {d.field for d in r.differences}
+        same = "-" if r.failure else f"{r.steps_same}/{r.steps}"
+        final = "-" if report.semantic_only else _cell(r, "final_observation", fields)
+        table.add_row(t.family, t.trajectory_id, t.stratum, same, final, _cell(r, "target", fields),
+                      _cell(r, "validation", fields), "[green]OK[/green]" if r.ok else "[red]MISMATCH[/red]")
+    console.print(table)
+    table = Table(title="suite replay by family")
+    for col in ("family", "trajectories", "reproduced", "mismatched", "status"):
+        table.add_column(col, justify="left" if col in ("family", "status") else "right")
+    for family, (done, total) in report.by_family().items():
+        table.add_row(family, str(total), str(done), str(total - done), _status(done == total))
+    console.print(table)
+    for r in report.trajectories:  # the first difference of each mismatch, in the order the trajectory made it
+        if not r.ok:
+            more = f" (and {len(r.differences) - 1} more)" if len(r.differences) > 1 else ""
+            console.print(f"[red]MISMATCH {escape(r.trajectory.trajectory_id)}[/red] ({escape(r.trajectory.where)}): "
+                          f"first at {escape(r.first())}{more}", highlight=False)
+    for e in report.errors:
+        console.print(f"[red]{escape(e)}[/red]", highlight=False)
+    done = sum(r.ok for r in report.trajectories)
+    what = ("actions, states and validation" if report.semantic_only
+            else "every observation and action, states and validation")
+    console.print(f"{done}/{len(report.trajectories)} trajectories reproduced ({what}): "
+                  f"{'PASS' if report.ok else 'FAIL'}", highlight=False)
+
+
+def _cell(replay: TrajectoryReplay, key: str, fields: set[str]) -> str:
+    """``same`` / ``differs`` for one compared field of a replayed trajectory (``-``: not replayed)."""
+    if replay.failure:
+        return "-"
+    return "differs" if any(f == key or f.startswith((f"{key}.", f"{key} ")) for f in fields) else "same"
 
 
 # ------------------------------------------------------------------------------------------ split
@@ -334,16 +417,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     stab.set_defaults(func=_cmd_stability)
 
     rep = asub.add_parser("replay", help="run exported branches again from the export alone (base snapshot from "
-                                         "its spec, hidden setup, recorded actions) and compare")
-    rep.add_argument("--pairs", type=Path, required=True, help="an export folder (emukit export --out DIR)")
-    rep.add_argument("--pair", action="append", help="only this pair id (repeatable)")
+                                         "its spec, hidden setup, recorded actions), or a suite's trajectories "
+                                         "from their rows, and compare")
+    what = rep.add_mutually_exclusive_group(required=True)
+    what.add_argument("--pairs", type=Path, help="an export folder (emukit export --out DIR)")
+    what.add_argument("--suite", metavar="NAME|DIR",
+                      help="a distribution-shift suite: its name (DATA_DIR/suites/NAME), a suite folder or one of "
+                           "its <family>.jsonl files; every row is executed again from its template, seed and "
+                           "work item and compared step by step")
+    rep.add_argument("--pair", action="append", help="only this pair id (repeatable; --pairs)")
+    rep.add_argument("--trajectory", action="append", metavar="ID",
+                     help="only this trajectory id (repeatable; --suite)")
     rep.add_argument("--family", default="all", choices=FAMILY_CHOICES)
-    rep.add_argument("--per-template", type=int, metavar="N", help="only the first N pairs of each template")
-    rep.add_argument("--limit", type=int, help="only the first N pairs (after --pair / --family / --per-template)")
+    rep.add_argument("--per-template", type=int, metavar="N",
+                     help="only the first N pairs (trajectories) of each template")
+    rep.add_argument("--limit", type=int,
+                     help="only the first N pairs or trajectories (after the id / --family / --per-template)")
     rep.add_argument("--semantic-only", action="store_true",
-                     help="compare state and outcome only (a device whose clock runs: hardware-like, real AVD)")
+                     help="compare state and outcome only (--suite: actions, states and validation flags, no "
+                          "observation); for a device whose clock runs: hardware-like, real AVD")
+    rep.add_argument("--templates", type=Path, action="append", default=None, metavar="DIR",
+                     help="--suite: a causal-template folder of your own, merged with the shipped templates "
+                          "(repeatable; also $EMUKIT_TEMPLATES)")
     rep.add_argument("--data-dir", type=Path, default=default_data_dir(),
-                     help="where the devices' base-snapshot fingerprints go (default ./data)")
+                     help="where the devices' base-snapshot fingerprints go, and the suites a suite name is read "
+                          "from (default ./data)")
     device_args(rep, "branch")
     rep.set_defaults(func=_cmd_replay)
 
