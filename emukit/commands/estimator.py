@@ -1,4 +1,5 @@
-"""``emukit estimator train|eval``: the learned predictive-state estimator (seed 002 Section 3.2, Appendix D)."""
+"""``emukit estimator train|eval``: the learned predictive-state estimator (seed 002 Section 3.2, Appendix D) and
+its Table 5 side by side with the rule baseline."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from rich.table import Table
 
@@ -65,26 +67,63 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
+def _families_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{f} {n}" for f, n in counts.items())
+
+
+def table5_table(row: dict[str, Any]) -> Table:
+    """One estimator's Table 5 (seed 002): a row per family, Strict and a column per suite, then the macro
+    (over the families scored) and Average (all four families) rows; "-" for an empty cell."""
+    from emukit.estimator.evaluate import COLUMN_LABELS
+
+    t5 = row["table5"]
+    table = Table(title=f"{row['estimator']}: Strict PairCorrect, suites Exact (%)")
+    table.add_column("family")
+    for column in t5["columns"]:
+        table.add_column(COLUMN_LABELS.get(column, column), justify="right")
+    for family, cells in t5["cells"].items():
+        table.add_row(family, *(_pct(cells[c]["value"]) for c in t5["columns"]))
+    table.add_section()
+    table.add_row("macro", *(_pct(t5["macro"][c]) for c in t5["columns"]))
+    table.add_row("Average", *(_pct(t5["average"][c]) for c in t5["columns"]))
+    return table
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from emukit.estimator.evaluate import compare
+    from emukit.estimator.evaluate import STRICT, compare
     from emukit.wm.contracts import FAMILIES
 
     console = make_console()
-    result = compare(args.ckpt, args.pairs, train_export=args.train_export, device=_device(args.device),
-                     limit=args.limit)
+    if args.pairs is None and args.suites is None:
+        raise ConfigError("give --pairs HELDOUT, --suites DATA_DIR or both")
+    device = _device(args.device) if args.ckpt is not None else "cpu"
+    result = compare(args.ckpt, args.pairs, suites=args.suites, train_export=args.train_export, device=device,
+                     limit=args.limit, template_dirs=args.templates or ())
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=2) + "\n")
-    table = Table(title=f"state Exact (%) on {result['examples']} held-out branches of {args.pairs}")
-    for col in ("estimator", *FAMILIES, "macro", "s"):
-        table.add_column(col, justify="right" if col != "estimator" else "left")
     for row in result["rows"]:
-        table.add_row(row["estimator"], *(_pct(row["exact"][f]) for f in FAMILIES), _pct(row["macro"]),
-                      f"{row['seconds']:.1f}")
-    console.print(table)
-    counts = result["rows"][0]["counts"]
-    console.print(f"held-out branches per family: {counts}; split audit passed "
-                  f"({', '.join(f'{k} 0 shared' for k in result['split_audit'])})", highlight=False, soft_wrap=True)
+        console.print(table5_table(row))
+    if args.pairs is not None:
+        table = Table(title=f"state Exact (%) on {result['examples']} held-out branches of {args.pairs}")
+        for col in ("estimator", *FAMILIES, "macro", "s"):
+            table.add_column(col, justify="right" if col != "estimator" else "left")
+        for row in result["rows"]:
+            table.add_row(row["estimator"], *(_pct(row["exact"][f]) for f in FAMILIES), _pct(row["macro"]),
+                          f"{row['seconds']:.1f}")
+        console.print(table)
+    units = result["units"]
+    if args.pairs is not None:
+        split = result["split_audit"]
+        audit = (f"split audit passed ({', '.join(f'{k} 0 shared' for k in split)})" if split is not None
+                 else "split audit not run (no checkpoint or --train-export)")
+        console.print(f"strict: pairs per family: {_families_line(units[STRICT])}; {audit}", highlight=False,
+                      soft_wrap=True)
+    for column in result["columns"]:
+        if column == STRICT:
+            continue
+        scored = _families_line(units[column]) if any(units[column].values()) else "none (no suite rows)"
+        console.print(f"{column}: trajectories scored per family: {scored}", highlight=False, soft_wrap=True)
     return 0
 
 
@@ -118,12 +157,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--quiet", action="store_true")
     q.set_defaults(func=_run(_cmd_train))
 
-    q = actions.add_parser("eval", help="state Exact per family: specialists, Joint CE, student, rule baseline")
-    q.add_argument("--ckpt", type=Path, required=True)
-    q.add_argument("--pairs", required=True, help="held-out pairs: an export folder built from another seed")
+    q = actions.add_parser("eval", help="seed 002's Table 5 per estimator: Strict PairCorrect and Exact on each "
+                                        "distribution-shift suite, per family (rule baseline; with --ckpt also "
+                                        "specialists, Joint CE, student)")
+    q.add_argument("--ckpt", type=Path, help="a checkpoint of emukit estimator train (default: the rule baseline only)")
+    q.add_argument("--pairs", help="held-out pairs (the Strict column): an export folder or store URL built from "
+                                   "another seed than the training export")
+    q.add_argument("--suites", type=Path, metavar="DATA_DIR",
+                   help="the data dir holding suites/<suite>/<family>.jsonl (emukit build-pairs --suite NAME "
+                        "--data-dir DATA_DIR): one Exact column per suite present")
+    q.add_argument("--templates", type=Path, action="append", default=None, metavar="DIR",
+                   help="a causal-template folder of your own the suite rows name (repeatable; also "
+                        "$EMUKIT_TEMPLATES)")
     q.add_argument("--train-export", type=Path, help="the training export (default: the one the manifest names)")
     q.add_argument("--device", default="auto")
-    q.add_argument("--limit", type=int, help="at most this many held-out branches per family")
+    q.add_argument("--limit", type=int, help="at most this many held-out branches, and trajectories of each suite, "
+                                             "per family")
     q.add_argument("--out", type=Path, help="also write the comparison as JSON")
     q.set_defaults(func=_run(_cmd_eval))
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -97,6 +97,33 @@ class EvalPair:
         """The other branch of the pair."""
         return self.branches["B" if branch == "A" else "A"]
 
+    def shared_outcome(self) -> dict[str, Any]:
+        """The outcome fields both branches share (same key, same value): pair-level task context, not branch
+        information."""
+        a, b = self.branches["A"].outcome, self.branches["B"].outcome
+        return {k: v for k, v in a.items() if b.get(k) == v}
+
+
+class TaskSource(Protocol):
+    """What a family's prediction-time task context is read from (:meth:`emukit.evaluate.parsers.base.
+    FamilyReader.estimator_task`, :func:`persistent_context`): an :class:`EvalPair`, or a single trajectory
+    of a distribution-shift suite given the same fields (:mod:`emukit.estimator.suites`). ``pair_id`` names
+    it in messages."""
+
+    @property
+    def pair_id(self) -> str: ...
+
+    @property
+    def family(self) -> str: ...
+
+    @property
+    def params(self) -> dict[str, Any]: ...
+
+    @property
+    def entity(self) -> dict[str, Any] | None: ...
+
+    def shared_outcome(self) -> dict[str, Any]: ...
+
 
 # -- prediction-time task context ------------------------------------------------------------------------
 
@@ -104,11 +131,16 @@ def _abs_path(value: str) -> str:
     return value if value.startswith("/") else posixpath.join(SHARED_STORAGE, value)
 
 
-def _shared_outcome_fields(pair: EvalPair) -> dict[str, Any]:
+def _shared_outcome_fields(pair: TaskSource) -> dict[str, Any]:
     """Outcome fields that both branches share (probe kind, target, scope, folder): pair-level task
     context, not branch information. Fields whose values differ between A and B are dropped."""
-    a, b = pair.branches["A"].outcome, pair.branches["B"].outcome
-    return {k: v for k, v in a.items() if k in ("probe", "target", "scope", "folder") and b.get(k) == v}
+    return {k: v for k, v in pair.shared_outcome().items() if k in ("probe", "target", "scope", "folder")}
+
+
+def _outcome_probe(pair: TaskSource) -> dict[str, Any]:
+    """The outcome probe's spec the export records for the pair (``entity.outcome_probe``; ``{}`` without)."""
+    spec = (pair.entity or {}).get("outcome_probe")
+    return dict(spec) if isinstance(spec, Mapping) else {}
 
 
 class OldExportWarning(UserWarning):
@@ -126,7 +158,7 @@ def _warn_old(where: str) -> None:
         "is unchanged)"), stacklevel=3)
 
 
-def state_probe_args(pair: EvalPair) -> dict[str, Any]:
+def state_probe_args(pair: TaskSource) -> dict[str, Any]:
     """The state probe's arguments the export records for the pair (``entity.state_probe``: persistent
     ``source``/``destination`` paths, ordered ``playlist``; string values only); ``{}`` for an older export.
     They say *what* is probed: task context, the same for A and B."""
@@ -136,12 +168,12 @@ def state_probe_args(pair: EvalPair) -> dict[str, Any]:
     return {k: v for k, v in args.items() if isinstance(v, str) and v}
 
 
-def template_paths(pair: EvalPair) -> dict[str, str]:
+def template_paths(pair: TaskSource) -> dict[str, str]:
     """The tracked ``source`` / ``destination`` paths from :func:`state_probe_args`."""
     return {k: v for k, v in state_probe_args(pair).items() if k in ("source", "destination")}
 
 
-def persistent_context(pair: EvalPair) -> dict[str, Any]:
+def persistent_context(pair: TaskSource) -> dict[str, Any]:
     """The Persistent Artifact probe context ``c_t`` for :func:`emukit.wm.render_state`: ``{"probe",
     "source", "destination", ["folder"], ["artifact"]}``.
 
@@ -149,7 +181,9 @@ def persistent_context(pair: EvalPair) -> dict[str, Any]:
     recorded entity (:func:`template_paths`) or from ``params`` keys ``probe``,
     ``source``/``src``, ``destination``/``dest``, ``folder``, ``target``: paths may be absolute or relative to
     shared storage, and a folder-only value gets ``target`` appended. Missing pieces are taken from the
-    branch-independent outcome fields (probe kind, target, folder). Raises :class:`PairLoadError` naming the
+    branch-independent outcome fields (probe kind, target, folder), then from the recorded outcome probe's spec
+    (``entity.outcome_probe``: its ``kind``, ``target``, ``folder``, which the outcome reading copies into
+    those fields; a suite trajectory has no outcome, only the spec). Raises :class:`PairLoadError` naming the
     missing field.
     """
     params = pair.params
@@ -159,9 +193,10 @@ def persistent_context(pair: EvalPair) -> dict[str, Any]:
     if tracked and not (params.get("source") and params.get("destination")):
         params = {**params, **tracked}
     shared = _shared_outcome_fields(pair)
-    target = params.get("target") or params.get("artifact") or shared.get("target")
-    probe = params.get("probe") or shared.get("probe")
-    folder = params.get("folder") or shared.get("folder")
+    spec = _outcome_probe(pair)
+    target = params.get("target") or params.get("artifact") or shared.get("target") or spec.get("target")
+    probe = params.get("probe") or shared.get("probe") or spec.get("kind")
+    folder = params.get("folder") or shared.get("folder") or spec.get("folder")
 
     def path_of(*keys: str) -> str | None:
         for key in keys:
@@ -188,13 +223,13 @@ def persistent_context(pair: EvalPair) -> dict[str, Any]:
     ctx: dict[str, Any] = {"probe": probe, "source": source, "destination": destination, "artifact": target}
     if probe == "folder":
         ctx["folder"] = _abs_path(folder) if folder else posixpath.dirname(source)  # type: ignore[arg-type]
-    app = ((pair.entity or {}).get("outcome_probe") or {}).get("app")
+    app = spec.get("app")
     if isinstance(app, str) and app and app != "files":  # a host variant: the folder opens in another app
         ctx["app"] = app
     return ctx
 
 
-def interface_context(pair: EvalPair) -> dict[str, Any] | None:
+def interface_context(pair: TaskSource) -> dict[str, Any] | None:
     """Prediction-time context the state interface needs, from the family's reader
     (:meth:`emukit.evaluate.parsers.base.FamilyReader.interface_context`: Persistent Artifact's
     :func:`persistent_context`; None for a family that needs none)."""

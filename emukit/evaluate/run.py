@@ -30,7 +30,7 @@ from emukit.actions import Action
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
 from emukit.evaluate.estimator import StateEstimator
 from emukit.evaluate.metrics import BranchScore, FidelityScorer, compute_metrics
-from emukit.evaluate.pairs import EvalBranch, EvalPair, entity_context, interface_context
+from emukit.evaluate.pairs import EvalBranch, EvalPair, TaskSource, entity_context, interface_context
 from emukit.evaluate.predictions import PredictionsFile
 from emukit.wm import get_format, render_state, request_hash, resolve_consequence
 from emukit.wm.formats.base import WorldModelFormat
@@ -126,7 +126,7 @@ def _jsonable(value: Any) -> Any:
 
 # -- requests ---------------------------------------------------------------------------------------------------
 
-def estimator_task(pair: EvalPair) -> dict[str, Any]:
+def estimator_task(pair: TaskSource) -> dict[str, Any]:
     """Prediction-time task context for the estimator (never branch state or outcomes): the family reader's
     (:meth:`emukit.evaluate.parsers.base.FamilyReader.estimator_task`)."""
     from emukit.evaluate.parsers import reader

@@ -254,6 +254,33 @@ def test_the_split_audit_guards_the_held_out_pairs(trained, export):
         compare(trained, FIXTURE, train_export=export)
 
 
+def test_table5_scores_the_checkpoint_on_suite_rows_as_on_their_branches(trained, tmp_path):
+    """``emukit estimator eval --ckpt CKPT --suites DATA`` (no held-out pairs: no Strict column, no split audit):
+    the rule baseline, then specialists, Joint CE and student, each scored on suite rows made of the fixture
+    pairs' branches; a row is the example its branch is, so each network's suite Exact per family is its state
+    Exact on those branches."""
+    from emukit.estimator.evaluate import compare, held_out, score
+    from emukit.estimator.infer import LearnedEstimator
+    from emukit.templates import load_templates
+    from tests.estimator.test_table5 import write_suites
+
+    families = ("persistent", "clipboard", "ordered", "temporal")
+    templates = {t.name: t for t in load_templates(variants=True)}
+    data = write_suites(tmp_path, {"d-stress": families}, templates)
+    result = compare(trained, None, suites=data)
+    assert [r["estimator"] for r in result["rows"]] == ["rule baseline", "family specialists", "Joint CE",
+                                                        "distilled student (MTD)"]
+    assert result["split_audit"] is None and result["held_out"] is None
+    branches = held_out(FIXTURE)
+    for row, variant in zip(result["rows"][1:], ("specialist", "joint", "student"), strict=True):
+        direct = score(variant, LearnedEstimator(trained, variant), branches)
+        for family in families:
+            cells = row["table5"]["cells"][family]
+            assert cells["d-stress"]["value"] == direct.exact[family], (variant, family)
+            assert cells["d-stress"]["n"] == 4 and cells["strict"]["value"] is None
+            assert cells["cross-app"]["value"] is cells["interference"]["value"] is None
+
+
 @pytest.mark.usefixtures("chromium")  # emukit evaluate renders with a Chromium of its own
 def test_emukit_evaluate_takes_the_checkpoint_as_its_estimator(trained, tmp_path):
     """``emukit evaluate --condition predictive-state --estimator CKPT`` on the pairs the checkpoint was trained

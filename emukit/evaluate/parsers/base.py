@@ -13,7 +13,7 @@ from emukit.evaluate.visible import Evidence, EvidenceNode
 from emukit.families import FamilyPieces, unit
 
 if TYPE_CHECKING:
-    from emukit.evaluate.pairs import EvalPair
+    from emukit.evaluate.pairs import TaskSource
 
 Source = Literal["render", "fallback", "none"]
 TEXT_KINDS = frozenset({"text", "control", "value"})
@@ -89,11 +89,11 @@ class FamilyReader(ABC):
     judges_invalid: ClassVar[bool] = False
 
     # -- the pair's prediction-time context ------------------------------------------------------------------
-    def interface_context(self, pair: EvalPair) -> dict[str, Any] | None:
+    def interface_context(self, pair: TaskSource) -> dict[str, Any] | None:
         """The context ``c_t`` the state interface needs besides the state (None: the family needs none)."""
         return None
 
-    def estimator_task(self, pair: EvalPair) -> dict[str, Any]:
+    def estimator_task(self, pair: TaskSource) -> dict[str, Any]:
         """Prediction-time task context for the estimator (never branch state or outcomes): by default the
         pair's ``playlist`` / ``collection_type`` parameters, when it has them."""
         return {k: v for k, v in pair.params.items() if k in ("playlist", "collection_type")}

@@ -37,7 +37,7 @@ from emukit.evaluate.parsers.normalize import normalize_text
 from emukit.evaluate.visible import Evidence, EvidenceNode
 
 if TYPE_CHECKING:
-    from emukit.evaluate.pairs import EvalPair
+    from emukit.evaluate.pairs import TaskSource
 
 ENUM = re.compile(r"^(?:#\s*\d{1,3}|\(\d{1,3}\)|\d{1,3}[.):]?)\s+")
 TRAILING_DURATION = re.compile(r"\s*[·•|-]?\s*\d{1,2}:\d{2}(?::\d{2})?$")
@@ -130,16 +130,16 @@ class OrderedReader(FamilyReader):
     family = "ordered"
     invalid_outcome: ClassVar = {"result": "invalid", "ordered_items": None}
 
-    def estimator_task(self, pair: EvalPair) -> dict[str, Any]:
+    def estimator_task(self, pair: TaskSource) -> dict[str, Any]:
         from emukit.evaluate.pairs import state_probe_args
 
         task = super().estimator_task(pair)
         playlist = state_probe_args(pair).get("playlist")
         if "playlist" not in task and playlist:
             task["playlist"] = playlist
-        kinds = {b.outcome.get("collection_type") for b in pair.branches.values()}
-        if len(kinds) == 1 and None not in kinds:  # pair-shared: which collection the probe opens
-            task.setdefault("collection_type", kinds.pop())
+        kind = pair.shared_outcome().get("collection_type")
+        if kind is not None:  # pair-shared: which collection the probe opens
+            task.setdefault("collection_type", kind)
         return task
 
     def target(self, outcome: Mapping[str, Any]) -> list[str]:

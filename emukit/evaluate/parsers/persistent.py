@@ -55,7 +55,7 @@ from emukit.evaluate.parsers.normalize import normalize_text
 from emukit.evaluate.visible import Evidence, EvidenceNode
 
 if TYPE_CHECKING:
-    from emukit.evaluate.pairs import EvalPair
+    from emukit.evaluate.pairs import TaskSource
 
 SHARED = "/storage/emulated/0"
 DOWNLOAD = SHARED + "/Download"
@@ -199,12 +199,12 @@ class PersistentReader(FamilyReader):
     invalid_outcome: ClassVar = {"result": "invalid"}
     judges_invalid = True  # an invalid reading is never the target, and the reason names it
 
-    def interface_context(self, pair: EvalPair) -> dict[str, Any]:
+    def interface_context(self, pair: TaskSource) -> dict[str, Any]:
         from emukit.evaluate.pairs import persistent_context
 
         return persistent_context(pair)
 
-    def estimator_task(self, pair: EvalPair) -> dict[str, Any]:
+    def estimator_task(self, pair: TaskSource) -> dict[str, Any]:
         return dict(self.interface_context(pair) or {})
 
     def expected_context(self, outcome: Mapping[str, Any], sibling_outcome: Mapping[str, Any],
