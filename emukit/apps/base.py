@@ -24,12 +24,12 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar, ParamSpec, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from emukit.actions import Action, Element
 from emukit.apps.selectors import SelectorTable, table_for
 from emukit.device.driver import Driver
-from emukit.errors import DeviceError
+from emukit.errors import ConfigError, DeviceError
 from emukit.plugins import Registry
 
 P = ParamSpec("P")
@@ -237,6 +237,19 @@ class AppProfile:
         """Bring the app to the foreground (``fresh``: force-stop first)."""
         self.driver.start_app(self.package, self.activity, stop_first=fresh)
         self.driver.wait_stable()
+
+    @operation
+    def seed_items(self, items: list[dict[str, Any]]) -> None:
+        """Write ``items`` onto the device as this app's section of a base snapshot spec writes them (the same
+        :attr:`seed` and item model: database rows written with the app stopped, files pushed, ...): a setup step
+        for data that varies per pair, which no model sees being made."""
+        if self.seed is None:
+            raise ConfigError(f"{self.name}.seed_items: the app has no seed section to write items with")
+        try:
+            models = [self.seed.item.model_validate(item) for item in items]
+        except ValidationError as exc:
+            raise ConfigError(f"{self.name}.seed_items: {exc}") from None
+        self.seed.apply(self.driver, models)
 
 
 #: every app profile by name (``emukit.app_profiles`` entry points add outside ones)

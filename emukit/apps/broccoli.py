@@ -226,9 +226,15 @@ class BroccoliProfile(AppProfile):
 
     @operation
     def copy_field(self, entry: str) -> None:
-        """Select all of an editor field's text and copy it (framework floating toolbar)."""
-        field = self._tap_field(entry)
-        self.select_all_and_copy(field)
+        """Select all of an editor field's text and copy it (framework floating toolbar): the keyboard is put away
+        first when it shows (BACK; on a small screen it covers the form's fields), then the field is scrolled
+        into view and long-pressed directly (a tap first would raise the keyboard again)."""
+        if self.keyboard_shown():
+            self.driver.back()
+            self.driver.wait_until(lambda: not self.keyboard_shown(), "the keyboard to hide")
+        find = self._finder(entry)
+        self.scroll_into_view("editor_scroll", find, 8)
+        self.select_all_and_copy(self.driver.wait_until(find, f"the editor's {entry}"))
 
     @operation
     def paste_into(self, entry: str) -> None:
@@ -241,7 +247,8 @@ class BroccoliProfile(AppProfile):
         """A new recipe's editor with the title field long-pressed: the text toolbar's "Paste" shows (the query
         context of a paste; from details or an editor without changes, back to the list first)."""
         self.new_recipe()
-        self.show_paste_menu(self._tap_field("title_field"))
+        find = self._finder("title_field")  # long-pressed directly: the press focuses it and offers Paste
+        self.show_paste_menu(self.driver.wait_until(find, "the editor's title field"))
 
     def _tap_field(self, entry: str) -> Any:
         """Scroll the editor's form to one of its text fields (FIELDS) and tap it; its element."""

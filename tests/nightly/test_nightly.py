@@ -174,9 +174,9 @@ def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(emukit_cli, ad
     one = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-01", env=env)
     assert one.returncode == 0, one.stdout
     steps = _steps(reports / "2026-12-01")
-    shipped = {"broccoli_base", "calendar_base", "chrome_base", "clock_base", "expense_base", "files_base",
-               "gallery_base", "joplin_base", "music_base", "notes_base", "opentracks_base", "sms_base", "tasks_base",
-               "tasks_org_base", "vlc_base"}
+    shipped = {"broccoli_base", "calendar_base", "chrome_base", "clipboard_routes_base", "clock_base", "expense_base",
+               "files_base", "gallery_base", "joplin_base", "music_base", "notes_base", "opentracks_base", "sms_base",
+               "tasks_base", "tasks_org_base", "vlc_base"}
     assert {k for k in steps if k.startswith("snapshot-")} == {f"snapshot-build-{n}-{serial}" for n in shipped}
     assert adb_server.state(serial) != "device"  # the night stopped its AVD
     assert "tasks-verify" in steps  # on bases built from the clean snapshot, as every base is

@@ -117,15 +117,35 @@ class EditorScreen(Screen):
             return box
         rows.append((dp(212), image))
 
+        focused = ctx.device.state.ui.focused_id
+        focus_span: tuple[int, int] | None = None  # the focused field's rows in the form's content (px)
         for entry, column, hint, multi in FIELDS:
             text = ", ".join(ctx.state["categories"]) if column is None else str(values[column])
             lines = max(1, text.count("\n") + 1) if multi else 1
             height = FIELD_H + (lines - 1) * LINE_H + dp(16)
+            if focused is not None and focused == T.rid(entry):
+                start = sum(h for h, _ in rows)
+                focus_span = (start, start + height)
             rows.append((height, self._field_row(ctx, area, entry, column, hint, text, lines, multi)))
+        if focus_span is not None:  # the scroll view keeps the focused field in view when the keyboard shrinks it
+            self._keep_in_view(ctx, focus_span, area[3] - area[1])
 
         return w.scroll_list(area, rows, int(ctx.state.get("scroll", 0)),
                              lambda v: ctx.state.__setitem__("scroll", v),
                              padding_bottom=dp(20), cls=T.cls("editor_scroll"))
+
+    @staticmethod
+    def _keep_in_view(ctx: Ctx, span: tuple[int, int], height: int) -> None:
+        """NestedScrollView.onSizeChanged: when the window shrinks (the keyboard opens, adjustResize) and the
+        focused child was on screen, the view scrolls by the least amount that keeps the child within it
+        (androidx core NestedScrollView, ``isWithinDeltaOfScreen`` then ``computeScrollDeltaToGetChildRectOnScreen``)."""
+        scroll = int(ctx.state.get("scroll", 0))
+        top, bottom = span
+        if bottom > scroll + height:
+            scroll = min(top, bottom - height)
+        elif top < scroll:
+            scroll = top
+        ctx.state["scroll"] = max(0, scroll)
 
     def _field_row(self, ctx: Ctx, area: tuple[int, int, int, int], entry: str, column: str | None, hint: str,
                    text: str, lines: int, multi: bool) -> Any:
