@@ -389,6 +389,7 @@ def test_gallery_scenes_render(device: VirtualDevice) -> None:
         assert device.screenshot_png()[:4] == b"\x89PNG"
     assert len(names) >= 15 and len(set(names)) == len(names)
     assert {"Notebook (empty)", "Selection mode", "Rename dialog", "Delete confirmation", "Blank editor",
+            "Selection overflow (Move, Copy)", "Move: folder dialog",
             "View mode: word selected", "View mode: page selected"} <= set(names)
 
 

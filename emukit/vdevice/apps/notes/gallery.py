@@ -58,6 +58,11 @@ def scenes(app: NotesApp, device: VirtualDevice) -> Iterator[str]:
     _tap(device, lambda v: v.resource_id == T.rid("selection_delete"))
     yield "Delete confirmation"
     _tap(device, lambda v: v.resource_id == T.rid("dialog_cancel"))
+    _tap(device, lambda v: v.content_desc == T.desc("selection_more_options"))
+    yield "Selection overflow (Move, Copy)"
+    _tap(device, lambda v: v.text == T.text("menu_move") and v.resource_id == T.rid("overflow_row_title"))
+    yield "Move: folder dialog"
+    _tap(device, lambda v: v.resource_id == T.rid("folder_dialog_cancel"))  # the selection stays
     _tap(device, lambda v: v.text == "Groceries.md")  # a tap on the selected row ends the selection
     _tap(device, lambda v: v.text == "Archive")
     yield "Folder (empty)"
