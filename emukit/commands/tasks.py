@@ -1,4 +1,4 @@
-"""``emukit tasks list|verify|record|accept|agreement``: the online milestone tasks and their annotations."""
+"""``emukit tasks list|stats|verify|record|accept|agreement``: the online milestone tasks and their annotations."""
 
 from __future__ import annotations
 
@@ -34,6 +34,50 @@ def _cmd_list(args: argparse.Namespace) -> int:
     console.print(table)
     console.print("folders: " + ", ".join(str(f) for f in task_folders(args.tasks_dir)), highlight=False,
                   soft_wrap=True)
+    return 0
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from emukit.tasks.files import load_tasks, task_folders
+    from emukit.tasks.schema import CATEGORY_TITLES
+    from emukit.tasks.stats import task_stats
+
+    console = make_console()
+    tasks = load_tasks(dirs=args.tasks_dir)
+    if not tasks:
+        folders = ", ".join(str(f) for f in task_folders(args.tasks_dir)) or "none found"
+        print_error(console, "emukit tasks stats", f"no tasks on the search path ({folders})")
+        return 1
+    stats = task_stats(tasks)
+    if args.json:
+        console.print_json(stats.model_dump_json())
+        return 0
+    o = stats.overall
+    table = Table(title="Online tasks (GUI-CC Figure 2)")
+    table.add_column("statistic")
+    table.add_column("value", justify="right")
+    for name, value in (("# Tasks", str(o.tasks)), ("# Apps", str(len(o.apps))),
+                        ("# App categories", str(len(o.categories))), ("# Templates", str(len(o.templates))),
+                        ("Avg. budget", f"{o.budget.avg:.2f}"), ("Min / max budget", f"{o.budget.min} / {o.budget.max}"),
+                        ("Avg. milestones", f"{o.milestones.avg:.2f}"),
+                        ("Min / max milestones", f"{o.milestones.min} / {o.milestones.max}"),
+                        ("Avg. reference steps (min-max)", o.reference_steps.text()),
+                        ("Verified", f"{o.verified} / {o.tasks}")):
+        table.add_row(name, value)
+    console.print(table)
+    for title, groups, first in (("per category", stats.by_category, "category"),
+                                 ("per template", stats.by_template, "template")):
+        table = Table(title=title)
+        for col in (first, "tasks", "apps", "templates" if first == "category" else "category",
+                    "budget avg (min-max)", "milestones avg (min-max)", "reference steps"):
+            table.add_column(col, justify="left" if col in (first, "apps", "category") else "right",
+                             no_wrap=col == first)
+        for key, g in groups.items():
+            third = (str(len(g.templates)) if first == "category"
+                     else ", ".join(CATEGORY_TITLES[c] for c in g.categories))
+            table.add_row(CATEGORY_TITLES[key] if first == "category" else key, str(g.tasks), ", ".join(g.apps),
+                          third, g.budget.text(), g.milestones.text(), g.reference_steps.text())
+        console.print(table)
     return 0
 
 
@@ -186,6 +230,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = actions.add_parser("list", help="a table of the tasks")
     common(q, device=False)
     q.set_defaults(func=_run(_cmd_list))
+
+    q = actions.add_parser("stats", help="GUI-CC's Figure 2 statistics of the tasks: overall, per category and "
+                                         "per template")
+    common(q, device=False)
+    q.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    q.set_defaults(func=_run(_cmd_stats))
 
     q = actions.add_parser("verify", help="replay reference trajectories and check every milestone")
     q.add_argument("task_ids", nargs="*", metavar="TASK_ID")

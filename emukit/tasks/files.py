@@ -159,7 +159,7 @@ def instantiate(template: TaskTemplate, index: int, seed: int = 0, task_id: str 
             raise ConfigError(f"{where}: milestones[{i}] ({raw.get('id')}): {exc}") from None
     return Task(
         id=task_id or f"{template.name}_{index + 1:02d}",
-        template=template.name, context=template.context, apps=template.apps,
+        template=template.name, context=template.context, category=template.category, apps=template.apps,
         instruction=substitute(template.instruction, values, f"{where}: instruction"),
         base_snapshot=template.base_snapshot,
         setup=substitute(template.setup, values, f"{where}: setup"),

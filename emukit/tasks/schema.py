@@ -19,6 +19,15 @@ from emukit.actions import Action, ActionType
 from emukit.templates.schema import ParamSpec, Steps
 
 ContextKind = Literal["cross_app", "persist_after_switch", "revisit_entity"]
+#: GUI-CC's six app categories of the online track (seed 000, section 3 and Figure 2): the category of the app a
+#: task is about (its first app)
+Category = Literal["communication", "travel_navigation", "shopping_delivery", "finance", "media_entertainment",
+                   "system_utility"]
+CATEGORY_TITLES: dict[str, str] = {
+    "communication": "Communication", "travel_navigation": "Travel & navigation",
+    "shopping_delivery": "Shopping & delivery", "finance": "Finance",
+    "media_entertainment": "Media & entertainment", "system_utility": "System & utility",
+}
 MilestoneType = Literal["navigate", "create", "edit", "transfer", "select", "configure", "confirm"]
 Status = Literal["draft", "verified", "rejected"]
 
@@ -353,6 +362,7 @@ class Task(BaseModel):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     template: str
     context: ContextKind
+    category: Category
     apps: list[str] = Field(min_length=1)
     instruction: str = Field(min_length=10)
     base_snapshot: str
@@ -400,6 +410,7 @@ class TaskTemplate(BaseModel):
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     context: ContextKind
+    category: Category
     description: str = Field(min_length=10)
     apps: list[str] = Field(min_length=1)
     base_snapshot: str

@@ -1,0 +1,86 @@
+"""``emukit tasks stats``: GUI-CC's Figure 2 statistics of a task set, overall, per category and per template,
+recomputed here from the task files themselves."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+import yaml
+
+from emukit.tasks.files import load_task_templates, load_tasks
+from emukit.tasks.schema import CATEGORY_TITLES, Task
+from emukit.tasks.stats import task_stats
+
+
+def test_every_task_and_template_has_one_of_gui_ccs_categories() -> None:
+    templates = {t.name: t for t in load_task_templates()}
+    assert set(CATEGORY_TITLES) == {"communication", "travel_navigation", "shopping_delivery", "finance",
+                                    "media_entertainment", "system_utility"}
+    for task in load_tasks():
+        assert task.category == templates[task.template].category  # the template's, copied at instantiation
+
+
+def test_figures_match_the_task_files() -> None:
+    tasks = load_tasks()
+    stats = task_stats(tasks)
+    o = stats.overall
+    budgets = [t.step_budget for t in tasks]
+    milestones = [len(t.milestones) for t in tasks]
+    assert o.tasks == len(tasks) and o.templates == sorted({t.template for t in tasks})
+    assert o.apps == sorted({a for t in tasks for a in t.apps} - {"launcher"})
+    assert (o.budget.min, o.budget.max) == (min(budgets), max(budgets))
+    assert o.budget.avg == pytest.approx(sum(budgets) / len(budgets), abs=0.005)
+    assert (o.milestones.min, o.milestones.max) == (min(milestones), max(milestones))
+    assert o.milestones.avg == pytest.approx(sum(milestones) / len(milestones), abs=0.005)
+    assert sum(g.tasks for g in stats.by_category.values()) == o.tasks
+    assert sum(g.tasks for g in stats.by_template.values()) == o.tasks
+    assert list(stats.by_category) == [c for c in CATEGORY_TITLES if c in {t.category for t in tasks}]
+    for name, g in stats.by_template.items():
+        mine = [t for t in tasks if t.template == name]
+        assert g.tasks == len(mine) and g.categories == sorted({t.category for t in mine})
+        refs = [len(t.provenance.reference) for t in mine]
+        assert (g.reference_steps.min, g.reference_steps.max) == (min(refs), max(refs))
+
+
+def test_an_empty_group_and_a_task_without_reference(tmp_path: Path) -> None:
+    (task,) = [t for t in load_tasks() if t.id.endswith("_01")][:1]
+    draft = Task.model_validate({**task.model_dump(by_alias=True), "provenance": {"status": "draft"}})
+    stats = task_stats([draft])
+    assert stats.overall.reference_steps.avg is None and stats.overall.reference_steps.text() == "-"
+    assert stats.overall.verified == 0 and stats.overall.budget.min == task.step_budget
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    from emukit.cli import main
+
+    buf = io.StringIO()
+    with redirect_stdout(buf), redirect_stderr(buf):
+        code = main(["tasks", "stats", *args])
+    return code, buf.getvalue()
+
+
+def test_cli_prints_the_tables_and_json(tmp_path: Path) -> None:
+    n = len(load_tasks())
+    code, out = _cli()
+    assert code == 0, out
+    assert "Online tasks (GUI-CC Figure 2)" in out and "per category" in out and "per template" in out
+    row = next(line for line in out.splitlines() if "# Tasks" in line)
+    assert row.split("│")[2].strip() == str(n)
+    assert "System & utility" in out and "Media & entertainment" in out
+    code, out = _cli("--json")
+    data = json.loads(out)
+    assert code == 0 and data["overall"]["tasks"] == n and set(data["by_category"]) <= set(CATEGORY_TITLES)
+
+
+def test_cli_refuses_an_unknown_category_naming_the_field(tmp_path: Path) -> None:
+    src = next(Path(t.source_path) for t in load_tasks())
+    data = yaml.safe_load(src.read_text())
+    data["category"] = "gaming"
+    data["id"] = "my_own_task"  # ids are unique across the shipped folder and a user's
+    (tmp_path / "my_own_task.yaml").write_text(yaml.safe_dump(data))
+    code, out = _cli("--tasks-dir", str(tmp_path))
+    assert code != 0 and "my_own_task.yaml" in out and "category" in out and "system_utility" in out
