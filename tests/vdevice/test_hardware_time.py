@@ -140,26 +140,74 @@ def _caret_shown(dev: VirtualDevice) -> bool:
     return getattr(field.style, "caret_visible", True)
 
 
+HALF = 0.5  # s: Editor.BLINK, each half of the caret's period
+
+
+def _framed(fn):
+    """Run ``fn`` (which composes a frame) and return (its result, the monotonic times before and after): the
+    frame's own clock reading lies in between."""
+    before = time.monotonic()
+    out = fn()
+    return out, before, time.monotonic()
+
+
+def _restart(dev: VirtualDevice, change) -> tuple[float, float]:
+    """Apply ``change`` (an edit or a caret move) and compose a frame after it: the first frame after the change
+    restarts the phase visible; returns the bracket of that restart (from before the change, in case the change
+    composes one itself)."""
+    before = time.monotonic()
+    change()
+    shown, _, after = _framed(lambda: _caret_shown(dev))
+    assert shown  # the restart is visible
+    return before, after
+
+
+def _phase(anchor: tuple[float, float], before: float, after: float) -> int | None:
+    """The half-period index of a frame composed between ``before`` and ``after`` when it is certain (the
+    anchor and the frame are each known only within their brackets, and a loaded machine makes frames slow);
+    None when the bracket straddles a phase boundary."""
+    lo, hi = before - anchor[1], after - anchor[0]
+    return int(lo // HALF) if int(lo // HALF) == int(hi // HALF) else None
+
+
+def _expect(dev: VirtualDevice, anchor: tuple[float, float], visible: bool, frame=None) -> object:
+    """Wait for a frame certainly in a ``visible`` (even) or hidden (odd) half-period and check the caret there;
+    any certain frame on the way must agree with its phase. Returns ``frame()``'s result composed in that
+    phase (default: none)."""
+    middle = (anchor[0] + anchor[1]) / 2
+    for _ in range(8):
+        elapsed = time.monotonic() - middle
+        k = int(elapsed // HALF) + 1
+        if (k % 2 == 0) != visible:
+            k += 1
+        time.sleep(max(0.0, middle + (k + 0.5) * HALF - time.monotonic()))
+        shown, before, after = _framed(lambda: _caret_shown(dev))
+        phase = _phase(anchor, before, after)
+        if phase is None:
+            continue
+        assert shown == (phase % 2 == 0), (phase, shown)
+        if shown == visible:
+            if frame is None:
+                return None
+            out, before, after = _framed(frame)
+            if _phase(anchor, before, after) == phase:
+                return out
+    raise AssertionError(f"no frame certainly in a {'visible' if visible else 'hidden'} phase")
+
+
 def test_caret_blinks_in_500_ms_phases_and_restarts_on_edits(hw: VirtualDevice) -> None:
+    """The caret shows for 500 ms and hides for 500 ms from the last edit or caret move. Each check runs on a
+    frame whose phase is certain whatever the frame took to compose (hardware mode reads the real clock)."""
     _focus_label_field(hw)
-    hw.wm.input_text("T")
-    t0 = time.monotonic()
-    assert _caret_shown(hw)  # a fresh edit: visible
-    shot_on = hw.screenshot_png()
-    time.sleep(max(0.0, t0 + 0.75 - time.monotonic()))
-    assert not _caret_shown(hw)  # 500-1000 ms after the edit: hidden
-    assert hw.screenshot_png() != shot_on
-    hw.wm.input_text("e")  # an edit restarts the phase
-    assert _caret_shown(hw)
-    time.sleep(0.75)
-    assert not _caret_shown(hw)
-    hw.wm.key(21)  # DPAD_LEFT moves the caret: visible again
-    assert _caret_shown(hw)
-    time.sleep(0.55)
-    t1 = time.monotonic()
-    assert not _caret_shown(hw)
-    time.sleep(max(0.0, t1 + 0.5 - time.monotonic()))
-    assert _caret_shown(hw)  # the next period
+    anchor = _restart(hw, lambda: hw.wm.input_text("T"))  # a fresh edit: visible
+    shot_on = _expect(hw, anchor, True, hw.screenshot_png)
+    shot_off = _expect(hw, anchor, False, hw.screenshot_png)  # 500-1000 ms after the edit: hidden
+    assert shot_on is not None and shot_off is not None and shot_off != shot_on
+    anchor = _restart(hw, lambda: hw.wm.input_text("e"))  # an edit restarts the phase
+    _expect(hw, anchor, False)
+    anchor = _restart(hw, lambda: hw.wm.key(21))  # DPAD_LEFT moves the caret: visible again
+    _expect(hw, anchor, False)
+    _expect(hw, anchor, True)  # the next period
 
 
 def test_caret_does_not_blink_in_deterministic_mode(det: VirtualDevice) -> None:
