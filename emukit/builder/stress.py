@@ -44,7 +44,6 @@ from emukit.apps.registry import (
     check_ref,
     installed_build,
     profile_class,
-    profile_for,
     resolve_query,
 )
 from emukit.builder.pair import (
@@ -61,7 +60,7 @@ from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import SELECTOR_KEYS, Driver
 from emukit.errors import ConfigError, DeviceError, EmukitError
-from emukit.families import SUITES
+from emukit.families import SUITES, suite_dir
 from emukit.probes import probe
 from emukit.records import Observation
 from emukit.store.artifacts import ArtifactStore
@@ -98,7 +97,6 @@ DEPTHS = (4, 8, 16, 32)
 LEVELS = ("low", "medium", "high")
 LEVEL_SHARE = {"low": 70, "medium": 70, "high": 60}  # seed 002 F.4: 70 / 70 / 60 of 200 per family
 INTERFERENCE_DEPTH = 8  # seed 002 F.4: history depth fixed at d = 8 while similarity varies
-SUITES_DIRNAME = "suites"
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -252,7 +250,7 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
     interfering = 0
     clip_route = item.sink is not None and t.family == "clipboard"
     try:
-        before = probe(driver, t.family, **state_params).canonical if clip_route else None
+        clip_before = probe(driver, t.family, **state_params).canonical if clip_route else None
         runner.run(setting_steps)
         n_setting = len(recorder.steps)
         state_set = probe(driver, t.family, **state_params).canonical
@@ -294,10 +292,10 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
     if clip_route and item.sink is not None:
         # the payload came through the source app: the clipboard did not hold it before the setting steps (which
         # act in the source app only) and did right after them, with the source app still in front
-        validation["payload_via_source"] = (before != state_set and in_front_after_setting
+        validation["payload_via_source"] = (clip_before != state_set and in_front_after_setting
                                             == profile_class(producer_app(t)).package)
         # the sink's query context is what the final observation shows: its text toolbar offers Paste
-        validation["sink_query_context"] = driver.exists(**profile_for(driver, item.sink).sel("text_paste"))
+        validation["sink_query_context"] = driver.exists(**resolve_query(driver, {"sel": f"{item.sink}:text_paste"}))
     failed = [k for k, ok in validation.items() if not ok]
     if failed:
         raise Rejected(failed[0], f"state after setting {state_set}, at the boundary {state_final}, expected "
@@ -519,10 +517,6 @@ class SuiteOptions:
     interference_depth: int = INTERFERENCE_DEPTH
     vdevice_screen: tuple[int, int, int] | None = None  # see BuildOptions.vdevice_screen
     vdevice_mode: str = "deterministic"  # see BuildOptions.vdevice_mode
-
-
-def suite_dir(data_dir: Path, suite: str) -> Path:
-    return Path(data_dir) / SUITES_DIRNAME / suite
 
 
 def read_suite(data_dir: Path, suite: str, family: str) -> list[dict[str, Any]]:

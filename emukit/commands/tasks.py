@@ -5,23 +5,34 @@ from __future__ import annotations
 import argparse
 import getpass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 
 from emukit.commands.output import make_console, print_error
-from emukit.errors import EmukitError
+from emukit.errors import ConfigError, EmukitError
+
+if TYPE_CHECKING:
+    from emukit.tasks.schema import Task
+
+
+def _tasks_on_path(args: argparse.Namespace) -> list[Task]:
+    """The tasks on the search path (ConfigError naming the folders looked in when there is none)."""
+    from emukit.tasks.files import load_tasks, task_folders
+
+    tasks = load_tasks(dirs=args.tasks_dir)
+    if not tasks:
+        folders = ", ".join(str(f) for f in task_folders(args.tasks_dir)) or "none found"
+        raise ConfigError(f"no tasks on the search path ({folders})")
+    return tasks
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from emukit.tasks.annotations import load_annotations
-    from emukit.tasks.files import load_tasks, task_folders
+    from emukit.tasks.files import task_folders
 
     console = make_console()
-    tasks = load_tasks(dirs=args.tasks_dir)
-    if not tasks:
-        folders = ", ".join(str(f) for f in task_folders(args.tasks_dir)) or "none found"
-        print_error(console, "emukit tasks list", f"no tasks on the search path ({folders})")
-        return 1
+    tasks = _tasks_on_path(args)
     table = Table(title=f"{len(tasks)} milestone tasks")
     for col in ("id", "template", "context", "apps", "milestones", "steps", "budget", "status", "annotations"):
         table.add_column(col, no_wrap=col == "id", overflow="fold")
@@ -38,17 +49,11 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
-    from emukit.tasks.files import load_tasks, task_folders
     from emukit.tasks.schema import CATEGORY_TITLES
     from emukit.tasks.stats import task_stats
 
     console = make_console()
-    tasks = load_tasks(dirs=args.tasks_dir)
-    if not tasks:
-        folders = ", ".join(str(f) for f in task_folders(args.tasks_dir)) or "none found"
-        print_error(console, "emukit tasks stats", f"no tasks on the search path ({folders})")
-        return 1
-    stats = task_stats(tasks)
+    stats = task_stats(_tasks_on_path(args))
     if args.json:
         console.print_json(stats.model_dump_json())
         return 0

@@ -161,12 +161,17 @@ class Cell:
         return {"value": self.value, "right": self.right, "n": self.n}
 
 
+def unit_of(example: HeldOutExample) -> tuple[str, str]:
+    """(family, unit): what ``example`` is scored as part of (its pair, or the suite trajectory itself)."""
+    return example.family, example.unit or example.example_id
+
+
 def unit_cells(outcomes: Sequence[Outcome]) -> dict[str, Cell]:
     """Per family: how many units have every example exact (a pair: both branches, PairCorrect; a suite
     trajectory: its one example, Exact), of how many units."""
     units: dict[tuple[str, str], bool] = {}
     for o in outcomes:
-        key = (o.example.family, o.example.unit or o.example.example_id)
+        key = unit_of(o.example)
         units[key] = units.get(key, True) and o.exact
     return {f: Cell(sum(ok for (fam, _), ok in units.items() if fam == f),
                     sum(1 for fam, _ in units if fam == f)) for f in FAMILIES}
@@ -234,7 +239,7 @@ def unit_counts(examples: Mapping[str, Sequence[HeldOutExample]]) -> dict[str, d
     out = {}
     for column in table_columns():
         exs = examples.get(column, ())
-        units = {(e.family, e.unit or e.example_id) for e in exs}
+        units = {unit_of(e) for e in exs}
         out[column] = {f: sum(1 for fam, _ in units if fam == f) for f in FAMILIES}
     return out
 

@@ -26,16 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emukit.errors import ConfigError
-from emukit.families import FAMILIES, SUITES
+from emukit.families import FAMILIES, SUITES, SUITES_DIRNAME, suite_dir
 from emukit.jsonl import read_objects
 
 if TYPE_CHECKING:
     from emukit.estimator.evaluate import HeldOutExample
     from emukit.templates.schema import Template
-
-#: the folder under a data dir that holds the suites (as ``emukit build-pairs --suite`` writes them)
-SUITES_FOLDER = "suites"
-
 
 class SuiteTemplateChangedWarning(UserWarning):
     """A suite row was built from another version of its template than the one found now: its task context
@@ -143,11 +139,12 @@ def suite_example(row: Mapping[str, Any], root: Path, templates: Mapping[str, Te
 def suite_files(data_dir: Path) -> dict[str, dict[str, Path]]:
     """``{suite: {family: path}}`` of the suite files under ``data_dir`` (the folder holding ``suites/``);
     ConfigError when there is none."""
-    top = Path(data_dir) / SUITES_FOLDER
+    top = Path(data_dir) / SUITES_DIRNAME
     if not top.is_dir():
-        raise ConfigError(f"{data_dir}: no {SUITES_FOLDER}/ folder (build a suite into it with emukit build-pairs "
+        raise ConfigError(f"{data_dir}: no {SUITES_DIRNAME}/ folder (build a suite into it with emukit build-pairs "
                           f"--suite NAME --data-dir {data_dir})")
-    found = {suite: {f: top / suite / f"{f}.jsonl" for f in FAMILIES if (top / suite / f"{f}.jsonl").is_file()}
+    found = {suite: {f: suite_dir(data_dir, suite) / f"{f}.jsonl" for f in FAMILIES
+                     if (suite_dir(data_dir, suite) / f"{f}.jsonl").is_file()}
              for suite in SUITES}
     found = {s: files for s, files in found.items() if files}
     if not found:
@@ -167,7 +164,7 @@ def load_suites(data_dir: Path, *, limit: int | None = None, dirs: Iterable[Path
                                                                                            variants=True))}
     out: dict[str, list[HeldOutExample]] = {}
     for suite, files in suite_files(data_dir).items():
-        root = Path(data_dir) / SUITES_FOLDER / suite
+        root = suite_dir(data_dir, suite)
         examples: list[HeldOutExample] = []
         for family, path in files.items():
             for taken, (where, row) in enumerate(read_objects(path)):

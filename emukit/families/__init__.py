@@ -9,12 +9,19 @@ Adding a family: ``emukit/families/<name>.py`` (a :class:`FamilyUnit` subclass d
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
 from emukit.errors import ConfigError
-from emukit.families.base import FAMILY_UNITS, FamilyPieces, FamilyUnit, StateValidationError, register_family
+from emukit.families.base import (
+    FAMILY_UNITS,
+    FamilyPieces,
+    FamilyUnit,
+    StateValidationError,
+    register_family,
+)
 
 
 def _ordered_names() -> tuple[str, ...]:
@@ -30,6 +37,13 @@ FAMILY_CHOICES: tuple[str, ...] = (*FAMILIES, "all")
 #: the distribution-shift suites the families are built under (seed 002 Appendix F; :mod:`emukit.builder.stress`),
 #: named once here for the builder, the CLI and the nightly config
 SUITES: tuple[str, ...] = ("d-stress", "interference", "cross-app")
+#: the folder under a data dir holding the suites, one ``<suite>/`` folder each
+SUITES_DIRNAME = "suites"
+
+
+def suite_dir(data_dir: Path, suite: str) -> Path:
+    """Where ``emukit build-pairs --suite`` writes ``suite`` under ``data_dir``."""
+    return Path(data_dir) / SUITES_DIRNAME / suite
 
 
 def check_family(family: Any) -> str:
@@ -59,5 +73,6 @@ def _validated(value: Any) -> str:
 #: a family name as a field type: a ``str`` that pydantic checks against the registry
 Family = Annotated[str, AfterValidator(_validated)]
 
-__all__ = ["FAMILIES", "FAMILY_CHOICES", "FAMILY_UNITS", "SUITES", "Family", "FamilyPieces", "FamilyUnit",
-           "StateValidationError", "check_family", "register_family", "selected", "unit"]
+__all__ = ["FAMILIES", "FAMILY_CHOICES", "FAMILY_UNITS", "SUITES", "SUITES_DIRNAME", "Family", "FamilyPieces",
+           "FamilyUnit", "StateValidationError", "check_family", "register_family", "selected", "suite_dir",
+           "unit"]

@@ -32,6 +32,7 @@ from typing import Any
 
 from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError, EmukitError
+from emukit.families import suite_dir
 from emukit.nightly.compare import Finding, NightMetrics, compare, store_metrics
 from emukit.nightly.config import NightlyConfig
 
@@ -212,7 +213,7 @@ def plan_steps(cfg: NightlyConfig, data: Path, export: Path, serials: list[str],
     if cfg.audits.split:
         for suite in cfg.suites:
             steps.append(Step(f"audit-split-{suite.name}", ["audit", "split", "--train",
-                                                            str(data / "suites" / suite.name), "--eval", str(export)]))
+                                                            str(suite_dir(data, suite.name)), "--eval", str(export)]))
     if cfg.tasks.verify != "none":
         ids = ["--all"] if cfg.tasks.verify == "all" else list(cfg.tasks.verify)
         device = ["--device", serials[0]] if serials else ["--embedded"]  # never an unrelated attached device

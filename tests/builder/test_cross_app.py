@@ -40,6 +40,12 @@ PACKAGES = {"tasks": "org.tasks", "joplin": "net.cozic.joplin", "calendar": "com
             "broccoli": "com.flauschcode.broccoli"}
 
 
+def _cross_app_args(serial: str, data, family: str, count: int) -> argparse.Namespace:
+    """``emukit build-pairs --suite cross-app --family F --count N --device SERIAL --data-dir DATA`` as parsed."""
+    return argparse.Namespace(suite="cross-app", family=family, template=None, count=count, seed=0, data_dir=data,
+                              db=None, devices=None, device=[serial], max_attempts=2, quiet=True)
+
+
 def test_the_plan_follows_f2():
     """Per 200: persistent 67 Copy / 67 Move / 66 Delete trajectories in Markor (no other host), ordered 80
     playing-queue / 120 playlist trajectories, each of the four sinks 50 per ordered / temporal family and an
@@ -93,8 +99,7 @@ def test_trajectories_end_in_the_sink_and_keep_the_state(vdevice, adb_server, tm
     It must build on a device: the validation, the route's builds and the sink's screen are read on one (the
     session's shared virtual device behind the real adb server; nothing is mocked)."""
     data = tmp_path / "data"
-    args = argparse.Namespace(suite="cross-app", family="all", template=None, count=4, seed=0, data_dir=data,
-                              db=None, devices=None, device=[vdevice.serial], max_attempts=2, quiet=True)
+    args = _cross_app_args(vdevice.serial, data, "all", 4)
     console = Console(file=io.StringIO(), width=200)
     assert run_suite(args, console) == 0, console.file.getvalue()
     assert "not built by this suite" not in console.file.getvalue()
@@ -130,9 +135,7 @@ def test_persistent_histories_run_in_markor_and_end_in_its_query_context(vdevice
     state at the boundary is the expected one. On a device: the operations, the file-system probe and the
     boundary are read there (the session's shared virtual device; nothing is mocked)."""
     data = tmp_path / "data"
-    args = argparse.Namespace(suite="cross-app", family="persistent", template=None, count=3, seed=0,
-                              data_dir=data, db=None, devices=None, device=[vdevice.serial], max_attempts=2,
-                              quiet=True)
+    args = _cross_app_args(vdevice.serial, data, "persistent", 3)
     console = Console(file=io.StringIO(), width=200)
     assert run_suite(args, console) == 0, console.file.getvalue()
     rows = read_suite(data, "cross-app", "persistent")
@@ -163,9 +166,7 @@ def test_clipboard_routes_copy_in_the_source_and_end_in_the_sinks_paste_context(
     clipboard at the boundary. On a device: the copies, the clipboard (gRPC) and the screens are read there (the
     session's shared virtual device; nothing is mocked)."""
     data = tmp_path / "data"
-    args = argparse.Namespace(suite="cross-app", family="clipboard", template=None, count=12, seed=0,
-                              data_dir=data, db=None, devices=None, device=[vdevice.serial], max_attempts=2,
-                              quiet=True)
+    args = _cross_app_args(vdevice.serial, data, "clipboard", 12)
     console = Console(file=io.StringIO(), width=200)
     assert run_suite(args, console) == 0, console.file.getvalue()
     rows = read_suite(data, "cross-app", "clipboard")

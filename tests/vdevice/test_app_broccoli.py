@@ -17,7 +17,7 @@ from emukit.vdevice.device import VirtualDevice
 from emukit.vdevice.shell import run_shell
 from emukit.vdevice.ui import theme
 from tests.hierarchy_match import FIXTURES
-from tests.vdevice.views import exists, find, tap
+from tests.vdevice.views import exists, find, rendered_scenes, tap
 
 T = table("com.flauschcode.broccoli")
 PKG = T.package
@@ -410,11 +410,6 @@ def hashlib_of(path) -> str:
 
 # ---------------------------------------------------------------------------------------------- gallery
 def test_gallery_scenes_render(device: VirtualDevice) -> None:
-    names = []
-    for name in device.apps[PKG].gallery_scenes(device):
-        names.append(name)
-        png = device.screenshot_png()
-        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-        assert device.hierarchy_xml()
+    names = rendered_scenes(device, PKG)
     assert names == ["recipe list (empty)", "recipe list", "navigation drawer", "search", "recipe details",
                      "details overflow menu", "delete confirmation", "recipe editor"]

@@ -144,28 +144,10 @@ def _list(device: VirtualDevice, act: Activity, dlg: dict[str, Any], box: Bounds
 
 
 def _row(box: Bounds, top: int, path: str, go_up: bool, on_click: Callable[[], None]) -> View:
-    title = ".." if go_up else posixpath.basename(path)
-    description = path if go_up else posixpath.dirname(path)
-    left, _, right, _ = box
-    row_h = theme.dp(ROW_DP)
-    row = View(cls="android.widget.LinearLayout", bounds=(left, top, right, top + row_h),
-               resource_id=T.rid("notebook_row"), content_desc=f"Folder {title} {description}",
-               clickable=True, long_clickable=True, focusable=True, on_click=on_click)
-    x = left + theme.dp(16)
-    icon = theme.dp(28)
-    row.add(View(cls="android.widget.ImageView", bounds=(x, top + (row_h - icon) // 2, x + icon,
-                                                        top + (row_h + icon) // 2),
-                 resource_id=T.rid("notebook_row_image"),
-                 style=Style(icon="folder", icon_color=theme.TEXT_SECONDARY, icon_size=icon)))
-    x += icon + theme.dp(16)
-    mid = top + theme.dp(27)
-    row.add(View(cls=T.cls("notebook_row_title"), bounds=(x, top, right - theme.dp(16), mid), text=title,
-                 resource_id=T.rid("notebook_row_title"),
-                 style=Style(fg=theme.TEXT, font_size=theme.dp(19), bold=True, valign="bottom")))
-    row.add(View(cls=T.cls("notebook_row_description"), bounds=(x, mid, right - theme.dp(16), top + row_h),
-                 text=description, resource_id=T.rid("notebook_row_description"),
-                 style=Style(fg=theme.TEXT_SECONDARY, font_size=theme.dp(15), valign="top")))
-    return row
+    from emukit.vdevice.apps.notes.notebook import item_view
+
+    return item_view(box, top, ".." if go_up else posixpath.basename(path),
+                     path if go_up else posixpath.dirname(path), "folder", on_click)
 
 
 def _buttons(x0: int, x1: int, y1: int, close: Callable[[], None], select: Callable[[], None]) -> View:

@@ -271,17 +271,25 @@ def _row(device: VirtualDevice, act: Activity, body: Bounds, top: int, path: str
         act.state["selected"] = chosen
         return True
 
-    left, _, right, _ = body
+    return item_view(body, top, title, description, kind, click, toggle)
+
+
+def item_view(box: Bounds, top: int, title: str, description: str, kind: str, on_click: Callable[[], object],
+              on_long_click: Callable[[], object] | None = None) -> View:
+    """One ``opoc_filesystem_item`` row (the notebook's and the folder dialog's): icon, title and description,
+    content-desc "<kind> <title> <description>" (``kind``: file, folder or selected)."""
+    left, _, right, _ = box
     row_h = theme.dp(ROW_DP)
     row = View(cls="android.widget.LinearLayout", bounds=(left, top, right, top + row_h),
                resource_id=T.rid("notebook_row"), content_desc=f"{KIND_DESC[kind]} {title} {description}",
-               clickable=True, long_clickable=True, focusable=True, on_click=click, on_long_click=toggle)
+               clickable=True, long_clickable=True, focusable=True, on_click=on_click, on_long_click=on_long_click)
     x = left + theme.dp(16)
     icon = theme.dp(28)
+    selected = kind == "selected"
     row.add(View(cls="android.widget.ImageView", bounds=(x, top + (row_h - icon) // 2, x + icon, top + (row_h + icon) // 2),
                  resource_id=T.rid("notebook_row_image"),
-                 style=Style(icon="check" if selected else "folder" if is_dir else "file",
-                             icon_color=ACCENT if selected else theme.TEXT_SECONDARY, icon_size=icon)))
+                 style=Style(icon="check" if selected else kind, icon_color=ACCENT if selected else theme.TEXT_SECONDARY,
+                             icon_size=icon)))
     x += icon + theme.dp(16)
     text = View(cls="android.widget.LinearLayout", bounds=(x, top, right - theme.dp(16), top + row_h))
     mid = top + theme.dp(27)
