@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-# "open_app" (the app's label in ``text``) comes only from external trajectories (AndroidControl and
-# AndroidWorld record apps opened by name); emukit's own drivers launch apps by package, never through it.
+# "open_app" (the app's launcher label in ``text``) is GUI-CC's semantic action (seed 000, section 3.3): one action
+# that opens an app as its launcher icon does (Driver.open_app); AndroidControl and AndroidWorld record it too.
 ActionType = Literal["tap", "long_press", "swipe", "drag", "type", "key", "wait", "open_app"]
 
 KEY_NAMES = {3: "HOME", 4: "BACK", 66: "ENTER", 67: "DEL", 187: "APP_SWITCH", 62: "SPACE", 61: "TAB"}

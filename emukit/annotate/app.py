@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from emukit.actions import Action, ActionType
+from emukit.apps.registry import launcher_labels
 from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError, EmukitError
 from emukit.images import png_size
@@ -51,7 +52,9 @@ MAX_WAIT_MS = 10 * 60 * 1000
 MAX_TEXT = 2000
 MAX_NOTE = 4000
 CONTROL_IDLE_S = 20.0  # a controlling tab not heard from for this long (closed, asleep) gives up control
-SYSTEM_PACKAGES = ("com.android.systemui", "android")  # the shade and system dialogs belong to every task
+#: the shade, system dialogs and the home screen belong to every task (GUI-CC's navigate_home is one of its actions;
+#: a task's ``apps`` name only the apps it is about)
+SYSTEM_PACKAGES = ("com.android.systemui", "android", "com.google.android.apps.nexuslauncher")
 
 
 class ApiError(EmukitError):
@@ -111,7 +114,10 @@ def parse_action(payload: object, screen: tuple[int, int] | None = None) -> Acti
         if not req.duration_ms:
             raise ApiError(400, "a wait action needs duration_ms > 0")
     elif req.type == "open_app":
-        raise ApiError(400, "open_app is not an annotator action: open the app from the launcher")
+        known = launcher_labels()
+        if not req.text or req.text not in known:
+            raise ApiError(400, f"an open_app action names an app by its launcher label (got {req.text!r}; known: "
+                                f"{', '.join(sorted(known))})")
     if screen is not None:
         width, height = screen
         for fx, fy in (("x", "y"), ("x2", "y2")):
@@ -677,6 +683,7 @@ class AnnotateApp:
             "over_budget": steps > task.step_budget,
             "trajectory": [describe(a) for a in session.trajectory],
             "queue": self._queue_progress,
+            "open_app_labels": sorted(launcher_labels()),
             "version": self.version,
             "screen": {"width": size[0], "height": size[1]} if size else None,
             "last_error": self.last_error,

@@ -111,8 +111,14 @@ class AppProfile:
     package: ClassVar[str] = ""
     name: ClassVar[str] = ""
     activity: ClassVar[str | None] = None
+    #: the selector-table entry whose text is the app's launcher label (the manifest's label of its launcher
+    #: activity, cited in the table): what GUI-CC's ``open_app`` names the app by; None: not in All Apps
+    label_entry: ClassVar[str | None] = "launcher_icon"
     #: versionName suffixes of the builds this profile has been exercised against in emukit's own tests
     verified_builds: ClassVar[tuple[str, ...]] = ("-emukit-virtual",)
+    #: the app's own SQLite database that milestone tasks' ``database`` checks query (an
+    #: :class:`emukit.apps.dataspec.AppDatabase`; None: it has none)
+    database: ClassVar[Any] = None
     #: the base snapshot spec section that seeds this app's data (None: it has none)
     seed: ClassVar[type[SeedSection] | None] = None
     #: ``first_run_screen()`` results that mean the app opened on its main screen (its first run is over)
@@ -231,6 +237,16 @@ class AppProfile:
                     self.driver.swipe(x, top + span // 3, x, top + span // 3 + span, 400)
                 else:
                     self.driver.swipe(x, bottom - span // 3, x, bottom - span // 3 - span, 400)
+
+    @classmethod
+    def query_rows(cls, driver: Driver, sql: str) -> Any:
+        """Rows of one read-only ``sql`` on a host copy of the app's database (a
+        :class:`emukit.apps.dataspec.DbReading`; its ``reason`` says why there are none when the app never created
+        it). ConfigError when the app declares no database."""
+        if cls.database is None:
+            raise ConfigError(f"app {cls.name!r} has no database to query (apps with one: "
+                              f"{', '.join(n for n in APP_PROFILES.names() if APP_PROFILES[n].database is not None)})")
+        return cls.database.read(driver, sql)
 
     @operation
     def launch(self, *, fresh: bool = False) -> None:

@@ -24,6 +24,7 @@ class ClockProfile(AppProfile):
     package = PACKAGE
     name = "clock"
     activity = "com.android.deskclock.DeskClock"
+    label_entry = "app_label"
 
     def doctor_checks(self, *, rooted: bool) -> list[tuple[str, DoctorCheck]]:
         """``clock prefs``: the Clock keeps its preferences in device-protected storage, the copy the temporal

@@ -21,6 +21,7 @@ class LauncherProfile(AppProfile):
     package = PACKAGE
     name = "launcher"
     activity = None
+    label_entry = None
 
     def _home_in_front(self) -> bool:
         """The home screen itself (its workspace) is in front, with no app or drawer over it."""

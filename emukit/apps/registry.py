@@ -111,6 +111,62 @@ def resolve_query(driver: Driver, query: dict[str, Any]) -> dict[str, Any]:
     return {**fields, **rest}
 
 
+def label_candidates(label: str) -> list[type[AppProfile]]:
+    """The profiles with a selector table whose launcher-label entry (:attr:`AppProfile.label_entry`) reads
+    ``label`` (read from the tables alone, no device needed)."""
+    from emukit.apps.selectors import tables_of
+
+    found = []
+    for cls in all_profiles():
+        if cls.label_entry is None:
+            continue
+        for table in tables_of(cls.package):
+            if cls.label_entry in table.selectors and table.text(cls.label_entry) == label:
+                found.append(cls)
+                break
+    return found
+
+
+def launcher_labels() -> dict[str, str]:
+    """Every launcher label the selector tables know, to its package (each build's table cites the manifest's
+    label of its launcher activity)."""
+    from emukit.apps.selectors import tables_of
+
+    out: dict[str, str] = {}
+    for cls in all_profiles():
+        if cls.label_entry is None:
+            continue
+        for table in tables_of(cls.package):
+            if cls.label_entry in table.selectors:
+                out.setdefault(table.text(cls.label_entry), cls.package)
+    return out
+
+
+def package_for_label(driver: Driver, label: str) -> str:
+    """The package of the app whose launcher icon on this device reads ``label`` (GUI-CC's ``open_app`` names an
+    app by its label, as a person reads it in All Apps): the app whose installed build's table gives that label.
+    ConfigError naming the known labels when no table has it; DeviceError when its app is not installed."""
+    candidates = label_candidates(label)
+    if not candidates:
+        raise ConfigError(f"open_app: no app has the launcher label {label!r} (known: "
+                          f"{', '.join(sorted(launcher_labels()))})")
+    for cls in candidates:
+        if installed_build(driver, cls.package)[0] is None:
+            continue
+        table = device_table(driver, cls.name)
+        if cls.label_entry in table.selectors and table.text(cls.label_entry) == label:  # type: ignore[arg-type]
+            return cls.package
+    raise DeviceError(f"{driver.serial}: open_app {label!r}: "
+                      f"{', '.join(c.package for c in candidates)} not installed (or its build has another label)")
+
+
+def open_app(driver: Driver, label: str) -> None:
+    """GUI-CC's ``open_app`` action on ``driver``: one recorded action (:meth:`Driver.open_app`), then the UI
+    settles."""
+    driver.open_app(package_for_label(driver, label), label)
+    driver.wait_stable()
+
+
 def check_ref(ref: str) -> None:
     """ConfigError unless ``app:name`` names an entry of every selector table of that app (a template or move
     table is checked before any device runs it)."""

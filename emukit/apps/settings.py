@@ -29,6 +29,7 @@ class SettingsProfile(AppProfile):
     package = PACKAGE
     name = "settings"
     activity = f"{PACKAGE}.Settings"
+    label_entry = "launcher_label"
 
     def _scroll_until(self, find: Callable[[], Element | None]) -> None:
         """Scroll the preference list until ``find()`` gives an element wholly inside it."""

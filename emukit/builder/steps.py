@@ -14,7 +14,7 @@ from typing import Any
 
 from emukit.actions import Action
 from emukit.apps.base import AppProfile
-from emukit.apps.registry import profile_for, resolve_query
+from emukit.apps.registry import open_app, profile_for, resolve_query
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError
 from emukit.media import make_mp3
@@ -127,6 +127,8 @@ class StepRunner:
             d.back()
         elif name == "home":
             d.home()
+        elif name == "open_app":  # GUI-CC's semantic open_app: one action, the app named by its launcher label
+            open_app(d, str(args))
         elif name == "type":
             d.type_text(str(args))
         elif name == "wait":

@@ -463,6 +463,20 @@ class Driver:
     def home(self) -> Action:
         return self.key(3)
 
+    def open_app(self, package: str, label: str) -> Action:
+        """GUI-CC's semantic ``open_app`` (seed 000, section 3.3) as one recorded action: the app whose launcher
+        icon is labelled ``label`` is started through its launcher intent (MAIN / LAUNCHER), as a tap on the icon
+        starts it: a running app comes back where it was left, a stopped one opens on its launcher activity.
+        Performed as android_world performs its ``open_app`` (``monkey -p PACKAGE``; google-research/android_world
+        d9c569f764b3 android_world/env/actuation.py:193-198, android_world/env/adb_utils.py:681-706); the caller
+        resolves the label to the package (:func:`emukit.apps.registry.package_for_label`)."""
+
+        def start() -> None:
+            self.shell(f"monkey -p {shlex.quote(package)} -c android.intent.category.LAUNCHER 1", check=True)
+            self.wait_until(lambda: self.current_app()[0] == package, f"{label} ({package}) in the foreground")
+
+        return self._timed(Action(type="open_app", text=label), start)
+
     # ------------------------------------------------------------------ apps
     def start_app(self, package: str, activity: str | None = None, *, stop_first: bool = False) -> None:
         component = f"{package}/{activity}" if activity else None

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emukit.actions import Action, Element
+from emukit.apps.registry import package_for_label
 from emukit.builder.steps import StepRunner
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError
@@ -225,8 +226,10 @@ def perform(driver: Driver, runner: StepRunner, action: Action, xml: str | None 
     elif a.type == "wait":
         done = runner.wait((a.duration_ms or 0) / 1000)
     elif a.type == "open_app":
-        raise ConfigError(f"an open_app action names an app by its label ({a.text!r}); it comes from an external "
-                          "trajectory and is not replayed on a device (emukit launches apps by package)")
+        if not a.text:
+            raise ConfigError("an open_app action needs the app's launcher label in text")
+        done = driver.open_app(package_for_label(driver, a.text), a.text)
+        driver.wait_stable()
     else:  # pragma: no cover - the Literal type forbids it
         raise ConfigError(f"unknown action type {a.type!r}")
     if done.element is None:

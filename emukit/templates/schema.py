@@ -38,7 +38,7 @@ Steps = Annotated[list[Step], AfterValidator(_checked_steps)]
 #: template fields that describe the template without changing what it builds (not in its content hash)
 NOT_HASHED = ("source_path", "released_pairs", "min_diversity", "variant")
 
-RAW_ACTIONS = {"tap", "long_press", "swipe", "drag", "key", "back", "home", "type", "wait"}
+RAW_ACTIONS = {"tap", "long_press", "swipe", "drag", "key", "back", "home", "type", "wait", "open_app"}
 SETUP_ONLY = {"shell", "launch", "push_mp3", "broadcast_media", "stop"}
 
 
@@ -217,6 +217,13 @@ def _check_step(step: Step) -> None:
             check_ref(args["sel"])
         except ConfigError as exc:
             raise ValueError(str(exc)) from None
+    elif name == "open_app":  # GUI-CC's semantic action: the app's launcher label, checked against the tables
+        from emukit.apps.registry import launcher_labels
+
+        known = launcher_labels()
+        if not isinstance(args, str) or ("{" not in args and args not in known):
+            raise ValueError(f"open_app names an app by its launcher label (one of {', '.join(sorted(known))}), "
+                             f"got {args!r}")
     elif name not in RAW_ACTIONS | SETUP_ONLY:
         raise ValueError(f"unknown step {name!r}; use PROFILE.OPERATION, one of {sorted(RAW_ACTIONS)} or a "
                          f"setup step {sorted(SETUP_ONLY)}")

@@ -47,6 +47,10 @@ class App(abc.ABC):
     icon: str = "app"
     icon_color: tuple[int, int, int] = (66, 133, 244)
     show_in_launcher: bool = True
+    # Activities whose manifest taskAffinity differs from the launcher activity's: they live in a task of their own,
+    # which the launcher intent (an icon tap, GUI-CC's open_app) never brings back; it brings the launcher
+    # activity's task to front, or starts that activity when the task is gone.
+    own_task_activities: frozenset[str] = frozenset()
     # Installed from an APK (a benchmark downloads it): absent from a fresh hardware-mode device until
     # ``pm install`` of its stand-in. The image's own apps (False) are always there.
     downloaded: bool = False

@@ -77,10 +77,15 @@ class ActivityManager:
                 return self.top
             existing = [a for a in device.state.back_stack if a.package == package]
             if existing and activity is None:
-                # resume the task as it was
+                # resume the launcher activity's task as it was; activities of another affinity (tasks of their own)
+                # stay behind, in the background
+                own = [a for a in existing if app.full_activity(a.activity) in app.own_task_activities]
+                main = [a for a in existing if a not in own]
                 others = [a for a in device.state.back_stack if a.package != package]
-                device.state.back_stack = others + existing
-                return self.top
+                if main:
+                    device.state.back_stack = own + others + main
+                    return self.top
+                device.state.back_stack = own + others
             if new_task:
                 device.state.back_stack = [a for a in device.state.back_stack if a.package != package]
             act = Activity(package=package, activity=short)

@@ -63,6 +63,10 @@ class NotesApp(App):
     version_code = T.build.version_code or 0
     launcher_activity = MAIN
     activities = (MAIN, DOCUMENT, firstrun.INTRO, firstrun.STORAGE_PERMISSION)
+    # DocumentActivity's taskAffinity is ".activity.DocumentActivity", MainActivity's ".activity.MainActivity"
+    # (markor:app/src/main/AndroidManifest.xml:62-68, 174-180): a document is its own task, and the icon brings the
+    # notebook back
+    own_task_activities = frozenset({DOCUMENT})
     icon = "edit_note"
     icon_color = (0, 150, 136)
     downloaded = True
