@@ -89,6 +89,7 @@ def read_recipes(driver: Driver) -> DbReading:
 class BroccoliProfile(AppProfile):
     package = PACKAGE
     name = "broccoli"
+    database = RECIPES_DB
     activity = f"{PACKAGE}.MainActivity"
     seed = RecipeSeed
     main_screens = ("list",)

@@ -87,6 +87,7 @@ def read_events(driver: Driver) -> DbReading:
 class CalendarProfile(AppProfile):
     package = PACKAGE
     name = "calendar"
+    database = EVENTS_DB
     activity = f"{PACKAGE}.activities.MainActivity"
     seed = EventSeed
     main_screens = ("main",)

@@ -43,10 +43,12 @@ class AppDatabase:
 
     package: str
     name: str
+    #: the folder of the app's data directory that holds it (``databases`` for Room and SQLiteOpenHelper)
+    subdir: str = "databases"
 
     @property
     def folder(self) -> str:
-        return f"/data/data/{self.package}/databases"
+        return f"/data/data/{self.package}/{self.subdir}"
 
     @property
     def path(self) -> str:

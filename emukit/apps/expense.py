@@ -102,6 +102,7 @@ def read_expenses(driver: Driver) -> DbReading:
 class ExpenseProfile(AppProfile):
     package = PACKAGE
     name = "expense"
+    database = EXPENSE_DB
     activity = f"{PACKAGE}.ui.MainActivity"
     seed = ExpenseSeed
     main_screens = ("home",)

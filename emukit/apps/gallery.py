@@ -159,6 +159,7 @@ class MediaSeed(SeedSection):
 class GalleryProfile(AppProfile):
     package = PACKAGE
     name = "gallery"
+    database = GALLERY_DB
     activity = f"{PACKAGE}.activities.MainActivity"
     seed = MediaSeed
     main_screens = ("folders",)

@@ -141,6 +141,7 @@ def read_folders(driver: Driver) -> DbReading:
 class JoplinProfile(AppProfile):
     package = PACKAGE
     name = "joplin"
+    database = DB
     activity = f"{PACKAGE}.MainActivity"
     seed = JoplinSeed
     main_screens = ("notes",)

@@ -143,6 +143,7 @@ def read_tracks(driver: Driver) -> DbReading:
 class OpenTracksProfile(AppProfile):
     package = PACKAGE
     name = "opentracks"
+    database = TRACKS_DB
     activity = LIST_ACTIVITY  # what android_world starts (adb_utils.py:161-163)
     seed = TrackSeed
     main_screens = ("list",)

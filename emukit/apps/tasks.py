@@ -101,6 +101,7 @@ def read_tasks(driver: Driver) -> DbReading:
 class TasksProfile(AppProfile):
     package = PACKAGE
     name = "tasks"
+    database = TASKS_DB
     activity = "com.todoroo.astrid.activity.MainActivity"
     seed = TaskSeed
     main_screens = ("list",)

@@ -43,7 +43,7 @@ from emukit.apps.base import (
     operation,
     register_app,
 )
-from emukit.apps.dataspec import DbReading
+from emukit.apps.dataspec import AppDatabase, DbReading
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError
 from emukit.probes.base import ProbeResult
@@ -172,6 +172,8 @@ def playlist_titles(elements: list[Any], tbl: Any) -> list[str]:
 class VlcProfile(AppProfile):
     package = PACKAGE
     name = "vlc"
+    #: the medialibrary database the playlist probe reads (see the module docstring)
+    database = AppDatabase(PACKAGE, DB_NAME, "app_db")
     activity = f"{PACKAGE}.StartActivity"
     seed = VideoSeed
     main_screens = ("main",)

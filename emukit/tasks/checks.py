@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from emukit.actions import Action
 from emukit.device.driver import Driver
+from emukit.errors import ConfigError
 from emukit.probes.ordered import collection_items
 from emukit.tasks.schema import (
     ActionLeaf,
@@ -30,7 +31,9 @@ from emukit.tasks.schema import (
     Check,
     ClipboardLeaf,
     CollectionLeaf,
+    DatabaseLeaf,
     FileLeaf,
+    MessagesLeaf,
     ScreenLeaf,
     SettingLeaf,
     TimerLeaf,
@@ -194,7 +197,8 @@ def action_matches(leaf: ActionLeaf, action: Action | None) -> bool:
 
 
 #: the field a leaf is named by in :func:`describe_check` (shown first, without its name)
-_LEAD_FIELD = {"app": "package", "file": "path", "timer": "state", "collection": "playlist", "setting": "key"}
+_LEAD_FIELD = {"app": "package", "file": "path", "timer": "state", "collection": "playlist", "setting": "key",
+               "database": "app", "messages": "box"}
 
 
 def describe_check(check: Check) -> str:
@@ -343,6 +347,47 @@ class DeviceView:
         value = self._once(("setting", leaf.namespace, leaf.key), lambda: self.driver.shell(
             f"settings get {leaf.namespace} {shlex.quote(leaf.key)}").text.strip())
         return value == leaf.equals
+
+
+    def _database(self, leaf: DatabaseLeaf) -> bool:
+        from emukit.apps.registry import profile_class
+
+        def read() -> list[str]:
+            try:
+                cls = profile_class(leaf.app)
+            except KeyError as exc:
+                raise ConfigError(f"database check: {exc.args[0]}") from None
+            reading = cls.query_rows(self.driver, leaf.query)
+            return [("" if r[next(iter(r))] is None else str(r[next(iter(r))])) for r in reading.rows if r]
+
+        values = self._once(("database", leaf.app, leaf.query), read)
+        if leaf.equals is not None and values != leaf.equals:
+            return False
+        if leaf.includes is not None and not set(leaf.includes) <= set(values):
+            return False
+        if leaf.excludes is not None and set(leaf.excludes) & set(values):
+            return False
+        return leaf.count is None or len(values) == leaf.count
+
+    def _messages(self, leaf: MessagesLeaf) -> bool:
+        from emukit.apps.sms import read_messages
+
+        rows = self._once(("messages", leaf.box or ""), lambda: read_messages(self.driver, leaf.box).rows)
+
+        def matches(row: dict[str, Any]) -> bool:
+            body = str(row.get("body") or "")
+            if leaf.address is not None and _digits(str(row.get("address") or "")) != _digits(leaf.address):
+                return False
+            if leaf.body is not None and body != leaf.body:
+                return False
+            return leaf.contains is None or leaf.contains in body
+
+        return any(matches(r) for r in rows) == leaf.exists
+
+
+def _digits(number: str) -> str:
+    """A phone number as the provider may store it (``+1 555-0101`` and ``+15550101`` are one address)."""
+    return "".join(c for c in number if c.isdigit() or c == "+")
 
 
 class ScreenView:

@@ -130,6 +130,50 @@ class SettingLeaf(BaseModel):
     equals: str
 
 
+class DatabaseLeaf(BaseModel):
+    """Rows of an app's own SQLite database, read from a host copy of it (never through the UI; android_world
+    checks its apps' state the same way, google-research/android_world d9c569f764b3
+    android_world/utils/sqlite_utils.py): ``query`` is one SELECT on the database the app's profile names
+    (``AppProfile.database``) and the values of its first column, as text, are compared. A database the app has
+    not created yet has no rows."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    app: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    query: str = Field(pattern=r"(?is)^\s*select\s")
+    includes: list[str] | None = None
+    excludes: list[str] | None = None
+    equals: list[str] | None = None
+    count: int | None = Field(default=None, ge=0)
+
+    @field_validator("query")
+    @classmethod
+    def _one_statement(cls, value: str) -> str:
+        if ";" in value.strip().rstrip(";"):
+            raise ValueError(f"a database check runs one SELECT, got several statements: {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _something(self) -> DatabaseLeaf:
+        if all(getattr(self, f) is None for f in ("includes", "excludes", "equals", "count")):
+            raise ValueError("a database check needs at least one of includes, excludes, equals, count")
+        return self
+
+
+class MessagesLeaf(BaseModel):
+    """SMS of the Telephony provider (``content query --uri content://sms[/BOX]``, as android_world's SMS
+    validators read them): some message of ``box`` (any box when None) to or from ``address`` has a body that
+    equals ``body`` / contains ``contains`` (``exists: false``: no such message)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    box: Literal["inbox", "sent", "draft", "outbox"] | None = None
+    address: str | None = None
+    body: str | None = None
+    contains: str | None = None
+    exists: bool = True
+
+
 #: the fields of an action leaf (``text`` / ``text_contains`` read the action's own text first, what a ``type``
 #: action typed or the label an ``open_app`` action named; the others its type, key code and target element)
 ACTION_FIELDS = ("type", "key", "text", "text_contains", "resource_id", "content_desc")
@@ -193,7 +237,8 @@ class BeforeCheck(BaseModel):
 
 
 class Check(BaseModel):
-    """A predicate: exactly one leaf (screen, app, file, clipboard, collection, timer, setting, action), one
+    """A predicate: exactly one leaf (screen, app, file, clipboard, collection, timer, setting, database,
+    messages, action), one
     combinator (all / any / not) or one temporal combinator (never / before), which reads the run's history
     (:class:`emukit.tasks.checks.Trace`) rather than the current state alone."""
 
@@ -206,6 +251,8 @@ class Check(BaseModel):
     collection: CollectionLeaf | None = None
     timer: TimerLeaf | None = None
     setting: SettingLeaf | None = None
+    database: DatabaseLeaf | None = None
+    messages: MessagesLeaf | None = None
     action: ActionLeaf | None = None
     all: list[Check] | None = None
     any: list[Check] | None = None
@@ -266,8 +313,8 @@ class Check(BaseModel):
         return False
 
 
-KINDS = ("screen", "app", "file", "clipboard", "collection", "timer", "setting", "action", "all", "any", "not_",
-         "never", "before")
+KINDS = ("screen", "app", "file", "clipboard", "collection", "timer", "setting", "database", "messages", "action",
+         "all", "any", "not_", "never", "before")
 TEMPORAL_KINDS = ("never", "before")
 NeverCheck.model_rebuild()
 BeforeCheck.model_rebuild()
@@ -414,6 +461,8 @@ class TaskTemplate(BaseModel):
     description: str = Field(min_length=10)
     apps: list[str] = Field(min_length=1)
     base_snapshot: str
+    #: how many tasks the shipped set instantiates from it (``emukit tasks record`` without ``--count``)
+    count: int = Field(default=3, ge=1)
     params: dict[str, ParamSpec] = Field(default_factory=dict)
     derived: dict[str, str] = Field(default_factory=dict)
     instruction: str = Field(min_length=10)
