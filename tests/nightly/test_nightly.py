@@ -42,7 +42,7 @@ audits:
     per_template: 1
     repeats: 1
 tasks:
-  verify: [copy_then_delete_original_01]
+  verify: [file_delete_then_note_01]
 thresholds:
   max_time_per_pair_increase: 20  # two pairs' build time is mostly device start: too noisy to gate on here
 """
@@ -136,7 +136,7 @@ audits:
   release: true
   stability: null
 tasks:
-  verify: [copy_then_delete_original_01]
+  verify: [file_delete_then_note_01]
 thresholds:
   max_time_per_pair_increase: 20  # one pair's build time is mostly device start: too noisy to gate on here
 """
@@ -176,7 +176,7 @@ def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(emukit_cli, ad
     steps = _steps(reports / "2026-12-01")
     shipped = {"broccoli_base", "calendar_base", "chrome_base", "clipboard_routes_base", "clock_base", "expense_base",
                "files_base", "gallery_base", "joplin_base", "music_base", "notes_base", "opentracks_base", "sms_base",
-               "tasks_base", "tasks_org_base", "vlc_base"}
+               "task_track_base", "tasks_base", "tasks_org_base", "vlc_base"}
     assert {k for k in steps if k.startswith("snapshot-")} == {f"snapshot-build-{n}-{serial}" for n in shipped}
     assert adb_server.state(serial) != "device"  # the night stopped its AVD
     assert "tasks-verify" in steps  # on bases built from the clean snapshot, as every base is

@@ -64,7 +64,8 @@ def test_annotations_are_added_beside_each_other_and_never_overwritten(folder, c
     first = (where / "0001.yaml").read_bytes()
     loaded = load_annotations(folder, canonical.id)
     assert [(x.annotator, x.verdict, x.steps, x.note) for x in loaded] == [
-        ("ann", "verified", 22, "first"), ("bo", "verified", 25, "second"),
+        ("ann", "verified", len(canonical.provenance.reference), "first"),
+        ("bo", "verified", len(canonical.provenance.reference) + 3, "second"),
         ("ann", "rejected", 0, "the code is on two lines")]
     assert loaded[0].trajectory == canonical.provenance.reference
     assert task_file.read_bytes() == before  # the task is never touched by an annotation
@@ -153,7 +154,8 @@ def test_agreement_by_hand(folder, canonical):
     steps = list(canonical.provenance.milestone_steps)
     shifted = [steps[0], steps[1], steps[2] + 1, steps[3] + 1]
     add_annotation(folder, canonical, annotator="ann", verdict="verified", trajectory=ref, milestone_steps=steps)
-    add_annotation(folder, canonical, annotator="bo", verdict="verified", trajectory=[*ref[:15], ref[15], *ref[15:]],
+    at = steps[1] + 1  # one action repeated after the second milestone, before the third
+    add_annotation(folder, canonical, annotator="bo", verdict="verified", trajectory=[*ref[:at], ref[at], *ref[at:]],
                    milestone_steps=shifted)
     add_annotation(folder, canonical, annotator="ann", verdict="verified", trajectory=ref, milestone_steps=steps)
     add_annotation(folder, canonical, annotator="cy", verdict="rejected", trajectory=[], milestone_steps=[],
@@ -162,11 +164,11 @@ def test_agreement_by_hand(folder, canonical):
     assert (r.annotations, r.annotators, r.verdicts) == (4, ["ann", "bo", "cy"], {"verified": 3, "rejected": 1})
     # pairs by different annotators: (1,2) (1,4) (2,3) (2,4) (3,4) -> 5; verdicts agree in (1,2) and (2,3)
     assert r.pairs == 5 and r.verdict_agreement == pytest.approx(2 / 5)
-    # verified pairs by different annotators: (1,2) and (2,3), each one inserted action in 23
-    assert r.trajectory_similarity == pytest.approx(1 - 1 / 23)
+    # verified pairs by different annotators: (1,2) and (2,3), each one inserted action in len(ref) + 1
+    assert r.trajectory_similarity == pytest.approx(1 - 1 / (len(ref) + 1))
     assert r.milestones_identical == 0.0
     assert r.milestone_step_mad == pytest.approx((0 + 0 + 1 + 1) / 4)
-    assert r.canonical_steps == len(ref) and r.steps == [22, 23, 22]
+    assert r.canonical_steps == len(ref) and r.steps == [len(ref), len(ref) + 1, len(ref)]
 
 
 def test_action_signatures_ignore_pixels_but_not_targets():
@@ -244,12 +246,13 @@ def test_cli_accept_and_agreement(emukit_cli, tmp_path, folder, canonical):
     done = _cli(emukit_cli, "tasks", "accept", tid, "--annotation", "1", "--allow-longer", "--tasks-dir", str(folder),
                 cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "raises the step budget from 44 to 48" in done.stdout
+    n = len(canonical.provenance.reference)
+    assert f"raises the step budget from {2 * n} to {2 * (n + 2)}" in done.stdout
     assert load_task(folder / f"{tid}.yaml").provenance.annotation == 1
     table = _cli(emukit_cli, "tasks", "agreement", tid, "--tasks-dir", str(folder), cwd=tmp_path)
     assert table.returncode == 0 and tid in table.stdout and "ann, bo" in table.stdout
     data = json.loads(_cli(emukit_cli, "tasks", "agreement", tid, "--json", "--tasks-dir", str(folder), cwd=tmp_path).stdout)
     assert data[0]["annotations"] == 2 and data[0]["canonical_annotation"] == 1
-    assert data[0]["trajectory_similarity"] == pytest.approx(1 - 2 / 24)
+    assert data[0]["trajectory_similarity"] == pytest.approx(1 - 2 / (n + 2))  # two actions more in n + 2
     bad = _cli(emukit_cli, "tasks", "accept", "no_such_task", "--annotation", "1", "--tasks-dir", str(folder), cwd=tmp_path)
     assert bad.returncode == 1 and "unknown task(s) no_such_task" in bad.stdout + bad.stderr

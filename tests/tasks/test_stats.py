@@ -84,3 +84,30 @@ def test_cli_refuses_an_unknown_category_naming_the_field(tmp_path: Path) -> Non
     (tmp_path / "my_own_task.yaml").write_text(yaml.safe_dump(data))
     code, out = _cli("--tasks-dir", str(tmp_path))
     assert code != 0 and "my_own_task.yaml" in out and "category" in out and "system_utility" in out
+
+
+def test_the_shipped_set_is_at_gui_cc_scale() -> None:
+    """GUI-CC's online track (seed 000, section 3 and Figure 2): 200 tasks, 18 templates, 2-5 ordered milestones
+    per task (4.0 on average), step budgets of 6-24 about twice the reference length; here at least 12 apps and
+    all six categories, every task verified, and each template instantiated as often as its ``count`` says."""
+    tasks = load_tasks()
+    templates = {t.name: t for t in load_task_templates()}
+    stats = task_stats(tasks).overall
+    assert stats.tasks == 200 and len(stats.templates) >= 18 and len(stats.apps) >= 12
+    assert stats.categories == sorted(CATEGORY_TITLES)
+    assert stats.verified == 200
+    assert all(2 <= len(t.milestones) <= 5 for t in tasks)
+    assert abs(stats.milestones.avg - 4.0) <= 0.3, stats.milestones.avg
+    for t in tasks:
+        n = len(t.provenance.reference)
+        assert 6 <= t.step_budget <= 24, (t.id, t.step_budget)
+        assert t.step_budget == 2 * n, (t.id, t.step_budget, n)  # twice the reference, as GUI-CC sets it
+        assert t.template in templates
+    for name, template in templates.items():
+        assert sum(t.template == name for t in tasks) == template.count, name
+    # GUI-CC's semantic action space: an app is opened with one open_app action, never walked to in All Apps
+    launcher = "com.google.android.apps.nexuslauncher"
+    for t in tasks:
+        assert any(a.type == "open_app" for a in t.provenance.reference), t.id
+        assert not any(a.element is not None and a.element.resource_id.startswith(launcher)
+                       for a in t.provenance.reference), t.id

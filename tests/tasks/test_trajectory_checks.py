@@ -315,7 +315,6 @@ def test_since_must_name_an_earlier_milestone(tmp_path: Path) -> None:
 def test_shipped_tasks_use_the_temporal_checks() -> None:
     by_id = {t.id: t for t in load_tasks()}
     expect = {"timer_paused_from_shade": ("timer_paused", "downloads_seen", f"app {CLOCK}"),
-              "copy_then_delete_original": ("original_deleted", "copied", "exists=false"),
               "timer_survives_note": ("timer_paused", "timer_running", "timer none")}
     for template, (mid, since, what) in expect.items():
         for i in (1, 2, 3):
