@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,10 +87,75 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _device_choice(args: argparse.Namespace) -> tuple[list[str], int | None]:
+    """(serials, embedded device count) for a parallel run: the ``--device`` given, else ``--devices N`` embedded
+    virtual devices, else every attached device, else as many embedded ones as the machine runs well."""
+    from emukit.settings import adb_server_port
+    from emukit.workers import default_device_count
+
+    if args.device:
+        return [args.device], None
+    if args.devices or args.embedded:
+        return [], args.devices or default_device_count()
+    from emukit.device.adbserver import AdbServer
+
+    server = AdbServer(adb_server_port())
+    server.start()
+    attached = [s for s, state in server.devices().items() if state == "device"]
+    return attached, (None if attached else default_device_count())
+
+
+def _verify_on_pool(args: argparse.Namespace, tasks: list[Task], negatives: list,
+                    on_result: Callable[[object, object], None]) -> tuple[list, list, float]:
+    """Verify ``tasks`` and replay the ``negatives`` ((task, Negative) pairs), spread over one device pool
+    (:func:`_device_choice`). Returns the verification results in the tasks' order, the negatives' results in
+    theirs (a job whose device failed gets a result naming why) and the wall time."""
+    import time
+
+    from emukit.audit.devicejobs import run_on_devices
+    from emukit.errors import DeviceError
+    from emukit.settings import adb_server_port
+    from emukit.tasks.negatives import NegativeResult, run_negative
+    from emukit.tasks.verify import VerifyResult, verify_task
+
+    def unverified(task: Task, why: str) -> VerifyResult:
+        return VerifyResult(task.id, len(task.provenance.reference), task.step_budget,
+                            list(task.provenance.milestone_steps), [None] * len(task.milestones), problems=[why])
+
+    def work(device, job):
+        kind, payload = job
+        if kind == "verify":
+            try:
+                return verify_task(device, payload)
+            except DeviceError as exc:
+                return unverified(payload, f"device: {exc}")
+        task, negative = payload
+        try:
+            return run_negative(device, task, negative)
+        except DeviceError as exc:
+            return NegativeResult(negative, [None] * len(task.milestones), [], problems=[f"device: {exc}"])
+
+    def failed(result) -> bool:
+        return not result.ok if isinstance(result, VerifyResult) else bool(result.problems)
+
+    jobs = [("verify", t) for t in tasks] + [("negative", n) for n in negatives]
+    serials, devices = _device_choice(args)
+    t0 = time.perf_counter()
+    run = run_on_devices(jobs, work, data_dir=args.data_dir, devices=devices, serials=serials,
+                         adb_port=adb_server_port(), vdevice_mode=args.vdevice_mode, failed=failed,
+                         on_result=lambda job, result: on_result(job[1], result))
+    why = "; ".join(run.errors) or "no device ran it"
+    verified = [r if r is not None else unverified(t, f"not verified: {why}")
+                for t, r in zip(tasks, run.results[:len(tasks)], strict=True)]
+    rejected = [r if r is not None else NegativeResult(n[1], [], [], problems=[f"not run: {why}"])
+                for n, r in zip(negatives, run.results[len(tasks):], strict=True)]
+    return verified, rejected, time.perf_counter() - t0
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from emukit.tasks.files import load_tasks, task_folders
-    from emukit.tasks.verify import verify_task
-    from emukit.workers import one_device
+    from emukit.tasks.negatives import template_negatives
+    from emukit.tasks.verify import VerifyResult
 
     console = make_console()
     if bool(args.all) == bool(args.task_ids):
@@ -100,24 +166,50 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         where = ", ".join(str(f) for f in task_folders(args.tasks_dir)) or "no task folder"
         print_error(console, "emukit tasks verify", f"no tasks in {where}")
         return 1
+    negatives = []
+    if args.negatives:  # siblings come from the whole search path, so one task id still gets its sibling
+        everything = load_tasks(dirs=args.tasks_dir)
+        wanted = {t.template for t in tasks}
+        negatives = [(t, n) for t, n in template_negatives(everything) if t.template in wanted]
+
+    def progress(subject, r) -> None:
+        if args.quiet:
+            return
+        if isinstance(r, VerifyResult):
+            where = f" on {r.device}" if r.device else ""
+            console.print(f"{r.task_id}: {'ok' if r.ok else 'FAIL'} ({r.wall_s:.1f} s{where})", highlight=False)
+        else:
+            console.print(f"{r.negative.task_id} negative {r.negative.kind}: "
+                          f"{'rejected' if r.rejected else 'ACCEPTED'} ({r.wall_s:.1f} s)", highlight=False)
+
+    results, rejected, wall = _verify_on_pool(args, tasks, negatives, progress)
     table = Table(title="task verification (reference replayed from the initial state)")
     for col in ("task", "result", "actions", "budget", "milestones reached after action", "expected", "s",
                 "problems"):
         table.add_column(col, no_wrap=col == "task", overflow="fold")
     failed = 0
-    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode,
-                    force_embedded=args.embedded) as device:
-        for task in tasks:
-            r = verify_task(device, task)
-            failed += not r.ok
-            table.add_row(task.id, "[green]PASS[/green]" if r.ok else "[red]FAIL[/red]", str(r.steps),
-                          str(r.budget), " ".join("-" if s is None else str(s) for s in r.reached),
-                          " ".join(map(str, r.expected)), f"{r.wall_s:.1f}", "; ".join(r.problems))
-            if not args.quiet:
-                console.print(f"{task.id}: {'ok' if r.ok else 'FAIL'}", highlight=False)
+    for task, r in zip(tasks, results, strict=True):
+        failed += not r.ok
+        table.add_row(task.id, "[green]PASS[/green]" if r.ok else "[red]FAIL[/red]", str(r.steps),
+                      str(r.budget), " ".join("-" if s is None else str(s) for s in r.reached),
+                      " ".join(map(str, r.expected)), f"{r.wall_s:.1f}", "; ".join(r.problems))
     console.print(table)
-    console.print(f"{len(tasks) - failed}/{len(tasks)} tasks pass", highlight=False)
-    return 1 if failed else 0
+    console.print(f"{len(tasks) - failed}/{len(tasks)} tasks pass in {wall:.1f} s wall", highlight=False)
+    if not negatives:
+        return 1 if failed else 0
+    neg = Table(title="generated negatives (each must leave a milestone unreached)")
+    for col in ("task", "negative", "from", "result", "milestones missed", "note"):
+        neg.add_column(col, overflow="fold")
+    accepted = 0
+    for r in rejected:
+        ok = r.rejected and not r.problems
+        accepted += not ok
+        neg.add_row(r.negative.task_id, r.negative.kind, r.negative.source,
+                    "[green]rejected[/green]" if ok else "[red]ACCEPTED[/red]" if not r.problems else "[red]ERROR[/red]",
+                    ", ".join(r.missed) or "-", "; ".join(r.problems) or (r.replay_error or ""))
+    console.print(neg)
+    console.print(f"{len(rejected) - accepted}/{len(rejected)} negatives rejected", highlight=False)
+    return 1 if failed or accepted else 0
 
 
 def _cmd_record(args: argparse.Namespace) -> int:
@@ -134,7 +226,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
     with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode,
                     force_embedded=args.embedded) as device:
         for template in templates:
-            for task in instances(template, args.count, args.seed):
+            for task in instances(template, args.count or template.count, args.seed):
                 existing = locate_task(task.id, dirs=args.tasks_dir)
                 if existing is not None and not args.overwrite:
                     console.print(f"{task.id}: exists ({existing}), kept (use --overwrite to record again)",
@@ -245,6 +337,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = actions.add_parser("verify", help="replay reference trajectories and check every milestone")
     q.add_argument("task_ids", nargs="*", metavar="TASK_ID")
     q.add_argument("--all", action="store_true", help="every task on the search path")
+    q.add_argument("--devices", type=int, default=None, metavar="N",
+                   help="verify in parallel on N embedded virtual devices (default: every attached device, else "
+                        "one more than the CPU cores, at most 8)")
+    q.add_argument("--negatives", action="store_true",
+                   help="also replay each template's generated wrong trajectories (emukit.tasks.negatives): "
+                        "every one must leave a milestone unreached")
     q.add_argument("--quiet", action="store_true")
     common(q)
     q.set_defaults(func=_run(_cmd_verify))
@@ -252,7 +350,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = actions.add_parser("record", help="instantiate task templates and record their scripted solutions as "
                                           "reference trajectories")
     q.add_argument("--template", action="append", help="only this task template (repeatable)")
-    q.add_argument("--count", type=int, default=3, help="tasks per template")
+    q.add_argument("--count", type=int, default=None,
+                   help="tasks per template (default: each template's own count, the shipped set's size)")
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--overwrite", action="store_true")
     q.add_argument("--by", help="provenance.verified_by (default: the user, scripted)")

@@ -24,6 +24,7 @@ class VerifyResult:
     reached: list[int | None]
     problems: list[str] = field(default_factory=list)
     wall_s: float = 0.0
+    device: str = ""  # the serial it was verified on
 
     @property
     def ok(self) -> bool:
@@ -36,7 +37,7 @@ def verify_task(device: DeviceContext, task: Task) -> VerifyResult:
     t0 = time.perf_counter()
     prov = task.provenance
     result = VerifyResult(task.id, len(prov.reference), task.step_budget, list(prov.milestone_steps),
-                          [None] * len(task.milestones))
+                          [None] * len(task.milestones), device=device.serial)
     if prov.status != "verified":
         result.problems.append(f"status is {prov.status}, not verified")
     if not prov.reference:
