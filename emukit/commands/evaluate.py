@@ -197,6 +197,7 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
         InitialCache,
         TrackRun,
         evaluate_tasks,
+        group_table,
         initial_observations,
         task_table,
         write_task_report,
@@ -266,6 +267,9 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
     results = write_task_results(result, out)
     report = write_task_report(result, out)
     console.print(task_table(result))
+    console.print(group_table(result, "category"))
+    console.print(group_table(result, "template"))
+    console.print(f"{len(tasks)} tasks in {result.seconds:.1f} s", highlight=False)
     console.print(f"results: {results}\nreport:  {report}", highlight=False)
     return 0
 

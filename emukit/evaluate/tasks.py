@@ -58,7 +58,7 @@ TASK_CONTRACT = (
 )
 DEFAULT_STAGNATION_K = 3
 TRACKS = ("reference", "agent")
-ALWAYS_ACTIONABLE = ("key", "swipe", "drag", "wait")
+ALWAYS_ACTIONABLE = ("key", "swipe", "drag", "wait", "open_app")
 NodeKind = Literal["text", "value", "placeholder", "control", "label", "icon"]
 
 
@@ -219,7 +219,8 @@ def _editable(screen: Screen) -> ScreenNode | None:
 def target_verdict(action: Action, screen: Screen) -> Verdict:
     """Is ``action``'s target present and actionable on ``screen``?
 
-    * key / swipe / drag / wait: always (they need no particular element);
+    * key / swipe / drag / wait / open_app: always (they need no particular element; GUI-CC's open_app is
+      available on any screen);
     * type: an editable field (a value, placeholder or editable region) is visible;
     * tap / long press with an element: a visible region whose text equals the element's text or content
       description (normalised; a line of a multi-line region counts), preferring a control region, then a
@@ -551,42 +552,68 @@ class TaskEvalResult:
     config: dict[str, Any]
     seconds: float
     instructions: dict[str, str] = field(default_factory=dict)
+    #: task id -> what its results are grouped by: {"category": ..., "template": ...}
+    groups: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def by_track(self, track: str) -> list[TrackRun]:
         return [r for r in self.runs if r.track == track]
 
     def summary(self) -> dict[str, Any]:
         """Mean scores per track (over tasks)."""
-        out: dict[str, Any] = {}
+        return {track: _means(runs) for track in TRACKS if (runs := self.by_track(track))}
+
+    def grouped(self, by: str) -> dict[str, dict[str, Any]]:
+        """The same means per track and per value of ``by`` (``category`` or ``template``, or any key of
+        :attr:`groups`): categories in GUI-CC's order, other groups by name."""
+        out: dict[str, dict[str, Any]] = {}
         for track in TRACKS:
             runs = self.by_track(track)
             if not runs:
                 continue
-            entry: dict[str, Any] = {"tasks": len(runs),
-                                     "milestone_progress": sum(r.milestones.progress for r in runs) / len(runs)}
-            if track == "reference":
-                entry["action_progress"] = sum(r.action_progress or 0.0 for r in runs) / len(runs)
-            else:
-                entry["mean_steps"] = sum(len(r.steps) for r in runs) / len(runs)
-            judged: dict[str, list[float]] = {}
+            parts: dict[str, list[TrackRun]] = {}
             for r in runs:
-                for j in r.judgements:
-                    for key, value in j.scores.items():
-                        judged.setdefault(key, []).append(value)
-            if judged:
-                entry["judge"] = {k: sum(v) / len(v) for k, v in judged.items()}
-                entry["judge"]["n"] = max(len(v) for v in judged.values())
-            out[track] = entry
+                parts.setdefault(self.groups.get(r.task_id, {}).get(by, "?"), []).append(r)
+            out[track] = {key: _means(parts[key]) for key in sorted(parts, key=lambda k: _group_order(by, k))}
         return out
 
     def to_json(self) -> dict[str, Any]:
         tasks: dict[str, dict[str, Any]] = {}
         for r in self.runs:
             entry = tasks.setdefault(r.task_id, {"task_id": r.task_id,
+                                                 **self.groups.get(r.task_id, {}),
                                                  "instruction": self.instructions.get(r.task_id, "")})
             entry[r.track] = r.record()
         return {"emukit_task_evaluation": 1, "config": self.config, "seconds": round(self.seconds, 3),
-                "summary": self.summary(), "tasks": list(tasks.values())}
+                "summary": self.summary(), "by_category": self.grouped("category"),
+                "by_template": self.grouped("template"), "tasks": list(tasks.values())}
+
+
+def _group_order(by: str, key: str) -> tuple[int, str]:
+    """Categories in GUI-CC's order (Figure 2), anything else by name."""
+    from emukit.tasks.schema import CATEGORY_TITLES
+
+    order = list(CATEGORY_TITLES)
+    return (order.index(key) if by == "category" and key in order else len(order), key)
+
+
+def _means(runs: list[TrackRun]) -> dict[str, Any]:
+    """Mean scores of the runs of one track: milestone progress, action progress (reference track) or mean
+    steps (agent track), and the judge's dimensions when it scored them."""
+    entry: dict[str, Any] = {"tasks": len(runs),
+                             "milestone_progress": sum(r.milestones.progress for r in runs) / len(runs)}
+    if runs[0].track == "reference":
+        entry["action_progress"] = sum(r.action_progress or 0.0 for r in runs) / len(runs)
+    else:
+        entry["mean_steps"] = sum(len(r.steps) for r in runs) / len(runs)
+    judged: dict[str, list[float]] = {}
+    for r in runs:
+        for j in r.judgements:
+            for key, value in j.scores.items():
+                judged.setdefault(key, []).append(value)
+    if judged:
+        entry["judge"] = {k: sum(v) / len(v) for k, v in judged.items()}
+        entry["judge"]["n"] = max(len(v) for v in judged.values())
+    return entry
 
 
 def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]], *, adapter: ModelAdapter,
@@ -613,8 +640,10 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
     started = time.perf_counter()
     runs: list[TrackRun] = []
     instructions: dict[str, str] = {}
+    groups: dict[str, dict[str, str]] = {}
     with renderer_or_own(renderer, pool_size=1) as active:
         for task in tasks:
+            groups[task.id] = {"category": task.category, "template": task.template}
             if task.id not in initial:
                 raise ConfigError(f"no initial observation for task {task.id}")
             png, xml = initial[task.id]
@@ -642,7 +671,7 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
               "stagnation_k": stagnation_k, "max_steps": max_steps,
               "agent": getattr(agent, "name", None) if "agent" in tracks else None,
               "judge": judge_scorer.describe() if judge_scorer is not None else None}
-    return TaskEvalResult(runs, config, time.perf_counter() - started, instructions)
+    return TaskEvalResult(runs, config, time.perf_counter() - started, instructions, groups)
 
 
 ROLLOUT_RUBRICS = ("gui-cc-rollout", "gui-score")  # tasks have no recorded next screens: no transition rubric
@@ -704,6 +733,36 @@ def task_table(result: TaskEvalResult) -> Any:
     return table
 
 
+def group_table(result: TaskEvalResult, by: str) -> Any:
+    """A rich table of the means per ``by`` (``category`` or ``template``) and track."""
+    from rich.table import Table
+
+    from emukit.tasks.schema import CATEGORY_TITLES
+
+    table = Table(title=f"{result.config['model']} - tasks by {by} (%)")
+    for col, just in ((by, "left"), ("track", "left"), ("tasks", "right"), ("action progress", "right"),
+                      ("milestone progress", "right")):
+        table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    for track, parts in result.grouped(by).items():
+        for key, s in parts.items():
+            name = CATEGORY_TITLES.get(key, key) if by == "category" else key
+            table.add_row(name, track, str(s["tasks"]), _pct(s.get("action_progress")), _pct(s["milestone_progress"]))
+    return table
+
+
+def _group_markdown(result: TaskEvalResult, by: str) -> list[str]:
+    from emukit.tasks.schema import CATEGORY_TITLES
+
+    lines = ["", f"## By {by}", "", f"| {by} | track | tasks | action progress | milestone progress |",
+             "|---|---|---|---|---|"]
+    for track, parts in result.grouped(by).items():
+        for key, s in parts.items():
+            name = CATEGORY_TITLES.get(key, key) if by == "category" else key
+            lines.append(f"| {name} | {track} | {s['tasks']} | {_pct(s.get('action_progress'))} | "
+                         f"{_pct(s['milestone_progress'])} |")
+    return lines
+
+
 def markdown_report(result: TaskEvalResult) -> str:
     """A short Markdown report: the summary, then per task and track the step-by-step verdicts."""
     cfg = result.config
@@ -718,6 +777,8 @@ def markdown_report(result: TaskEvalResult) -> str:
             dims = ", ".join(f"{k} {v:.3f}" for k, v in s["judge"].items() if k != "n")
             lines += ["", f"Judge {judge.get('model') if judge else ''} on the {track} track "
                           f"({s['judge']['n']} rollouts, scores rating/5): {dims}."]
+    if result.groups:
+        lines += _group_markdown(result, "category") + _group_markdown(result, "template")
     for r in result.runs:
         lines += ["", f"## {r.task_id} - {r.track}", "",
                   f"{result.instructions.get(r.task_id, '')}", "",

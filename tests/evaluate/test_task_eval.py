@@ -143,7 +143,7 @@ def test_initial_screen_is_captured_from_the_device_and_cached(initial, task, ou
 def test_copy_current_reference_and_agent_tracks(initial, task, renderer):
     reference = task.provenance.reference
     launcher = {normalize_text(n.text) for n in first_screen(initial).nodes}
-    assert normalize_text(target(reference[1])) not in launcher  # action 2 taps Markor in All Apps: not on the home screen
+    assert normalize_text(target(reference[1])) not in launcher  # action 2 taps Codes.md in Markor: not on the home screen
     result = evaluate_tasks([task], initial, adapter=create_adapter("ref:copy-current"), format_name="code2world",
                             tracks=("reference", "agent"), agent=ScriptedAgent(reference), renderer=renderer)
     ref, agent = result.runs
@@ -155,7 +155,7 @@ def test_copy_current_reference_and_agent_tracks(initial, task, renderer):
     assert shown and shown <= launcher  # a copy of the launcher: nothing new appears
     for step, action in zip(ref.steps[1:], reference[1:], strict=True):
         v = step.verdict
-        if action.type in ("key", "swipe", "drag", "wait"):
+        if action.type in ("key", "swipe", "drag", "wait", "open_app"):
             assert v.how == "always"
         elif action.type == "type" or not target(action):  # text fields and typing: the launcher has none
             assert v.how == "absent", (step.step, v)
@@ -167,7 +167,7 @@ def test_copy_current_reference_and_agent_tracks(initial, task, renderer):
     # agent track: the copied screen repeats, so the loop stagnates after K = 3 steps
     assert agent.track == "agent" and len(agent.steps) == 3
     assert agent.stop_reason == "stagnated (3 identical screens)"
-    assert reference[0].type == "swipe"  # up from the hotseat to All Apps: applies on any screen
+    assert reference[0].type == "open_app"  # GUI-CC's open_app: applies on any screen
     assert agent.steps[0].verdict.how == "always"
     assert agent.milestones.progress == 0.0
     doc = result.to_json()
@@ -194,24 +194,25 @@ def test_surface_model_applies_with_the_nominal_family(initial, task, renderer):
 def test_milestones_in_order_and_reference_progress(initial, task, renderer):
     m1, m2, m3, m4 = (milestone_text(m) for m in task.milestones)
     reference = task.provenance.reference
-    t2, t3, t4 = (target(a) for a in reference[1:4])
-    t5 = target(reference[4])  # the payload's word, long-pressed in view mode: it is milestone 4's text too
-    assert t5 == m4
+    t2, t3, t4, t5 = (target(a) for a in reference[1:5])
+    assert t4 == m1  # the code, long-pressed in view mode: it is milestone 1's text too
+    assert reference[5].type == "open_app"  # action 6: GUI-CC's open_app, actionable on any screen
     pages = [
         page(m2, t2),  # milestone 2's text before milestone 1: no tick
-        page(m1, f'<button aria-label="{t3}"></button>'),  # milestone 1
-        page(m2, f"<button>{t4}</button>"),  # milestone 2
-        page(f"{m3}.md", m4),  # milestones 3 and 4 on the same prediction (and action 5's target, as text)
+        page(f'<button aria-label="{t3}"></button>'),
+        page(f"<button>{t4}</button>"),  # milestone 1
+        page(m2, t5),  # milestone 2
+        page(m3, m4),  # milestones 3 and 4 on the same prediction
         page("Nothing here"),
     ]
     adapter = PagesAdapter(pages)
     run = reference_track(task, first_screen(initial), step_model(adapter, renderer, initial), max_steps=6)
-    assert [s.verdict.how for s in run.steps] == ["initial", "text", "control", "control", "text", "absent"]
+    assert [s.verdict.how for s in run.steps] == ["initial", "text", "control", "control", "text", "always"]
     assert [s.verdict.matched for s in run.steps[1:5]] == [t2, t3, t4, t5]
-    assert run.prefix == 5 and run.action_progress == pytest.approx(5 / len(reference))
-    assert run.milestones.reached_at == [2, 3, 4, 4] and run.milestones.progress == 1.0
-    assert [s.milestones for s in run.steps] == [[], [task.milestones[0].id], [task.milestones[1].id],
-                                                 [task.milestones[2].id, task.milestones[3].id], [], []]
+    assert run.prefix == 6 and run.action_progress == pytest.approx(6 / len(reference))
+    assert run.milestones.reached_at == [3, 4, 5, 5] and run.milestones.progress == 1.0
+    assert [s.milestones for s in run.steps] == [[], [], [task.milestones[0].id], [task.milestones[1].id],
+                                                 [task.milestones[2].id, task.milestones[3].id], []]
     # step 1 sees the real screen; every later step the model's own previous prediction, rendered
     (body, ctx1), (_, ctx2) = adapter.requests[0], adapter.requests[1]
     assert ctx1.observation_png == initial[TASK_ID][0]
@@ -347,3 +348,29 @@ def test_the_judge_scores_each_generated_rollout(initial, task, renderer):
     assert summary["GOAL"] == pytest.approx(1.0) and summary["n"] == 1
     assert result.config["judge"]["rubrics"]["gui-cc-rollout"] == "1"
     assert "Judge gui-cc-rollout v1: S_cp 4/5, S_rd 2/5." in markdown_report(result)
+
+
+def test_results_group_by_category_and_template(initial, task, renderer):
+    """The report's groups: the same means per GUI-CC category and per template, in the JSON, the Markdown and
+    the terminal tables."""
+    from emukit.evaluate.tasks import group_table, markdown_report
+
+    other = task.model_copy(update={"id": "second_task", "template": "another_template", "category": "finance"})
+    initial2 = {**initial, "second_task": initial[TASK_ID]}
+    result = evaluate_tasks([task, other], initial2, adapter=create_adapter("ref:copy-current"),
+                            format_name="code2world", tracks=("reference",), renderer=renderer)
+    doc = result.to_json()
+    assert set(doc["by_category"]["reference"]) == {"finance", task.category}
+    assert set(doc["by_template"]["reference"]) == {"another_template", task.template}
+    assert doc["by_template"]["reference"][task.template]["tasks"] == 1
+    assert doc["tasks"][0]["category"] == task.category and doc["tasks"][1]["template"] == "another_template"
+    for part in doc["by_category"]["reference"].values():
+        assert part["action_progress"] == pytest.approx(doc["summary"]["reference"]["action_progress"])
+    md = markdown_report(result)
+    assert "## By category" in md and "| Finance | reference | 1 |" in md and "## By template" in md
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    console.print(group_table(result, "category"))
+    text = console.export_text()  # export clears the record
+    assert "Finance" in text and "System & utility" in text
