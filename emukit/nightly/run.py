@@ -217,7 +217,8 @@ def plan_steps(cfg: NightlyConfig, data: Path, export: Path, serials: list[str],
     if cfg.tasks.verify != "none":
         ids = ["--all"] if cfg.tasks.verify == "all" else list(cfg.tasks.verify)
         device = ["--device", serials[0]] if serials else ["--embedded"]  # never an unrelated attached device
-        steps.append(Step("tasks-verify", ["tasks", "verify", *ids, *device, *mode, *dd, "--quiet"]))
+        negatives = ["--negatives"] if cfg.tasks.verify == "all" else []  # every template's wrong runs must fail
+        steps.append(Step("tasks-verify", ["tasks", "verify", *ids, *negatives, *device, *mode, *dd, "--quiet"]))
     return steps
 
 
