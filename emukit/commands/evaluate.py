@@ -146,7 +146,11 @@ def _judge_scorer(args: argparse.Namespace, out: Path):
 def _cmd_evaluate_trajectories(args: argparse.Namespace) -> int:
     from emukit.commands.output import make_console, print_error
     from emukit.evaluate.adapters import create_adapter
-    from emukit.evaluate.trajectories import evaluate_trajectories, read_trajectories, write_trajectory_results
+    from emukit.evaluate.trajectories import (
+        evaluate_trajectories,
+        read_trajectories,
+        write_trajectory_results,
+    )
 
     console = make_console()
     prog = "emukit evaluate --trajectories"

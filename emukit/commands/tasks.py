@@ -14,7 +14,9 @@ from emukit.commands.output import make_console, print_error
 from emukit.errors import ConfigError, EmukitError
 
 if TYPE_CHECKING:
+    from emukit.tasks.negatives import Negative, NegativeResult
     from emukit.tasks.schema import Task
+    from emukit.tasks.verify import VerifyResult
 
 
 def _tasks_on_path(args: argparse.Namespace) -> list[Task]:
@@ -89,24 +91,20 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 def _device_choice(args: argparse.Namespace) -> tuple[list[str], int | None]:
     """(serials, embedded device count) for a parallel run: the ``--device`` given, else ``--devices N`` embedded
-    virtual devices, else every attached device, else as many embedded ones as the machine runs well."""
-    from emukit.settings import adb_server_port
+    virtual devices (``--embedded`` alone: CPU cores + 1); (none, None) leaves the choice to the pool: every
+    attached device, else embedded ones."""
     from emukit.workers import default_device_count
 
     if args.device:
         return [args.device], None
     if args.devices or args.embedded:
         return [], args.devices or default_device_count()
-    from emukit.device.adbserver import AdbServer
-
-    server = AdbServer(adb_server_port())
-    server.start()
-    attached = [s for s, state in server.devices().items() if state == "device"]
-    return attached, (None if attached else default_device_count())
+    return [], None
 
 
-def _verify_on_pool(args: argparse.Namespace, tasks: list[Task], negatives: list,
-                    on_result: Callable[[object, object], None]) -> tuple[list, list, float]:
+def _verify_on_pool(args: argparse.Namespace, tasks: list[Task], negatives: list[tuple[Task, Negative]],
+                    on_result: Callable[[object, object], None],
+                    ) -> tuple[list[VerifyResult], list[NegativeResult], float]:
     """Verify ``tasks`` and replay the ``negatives`` ((task, Negative) pairs), spread over one device pool
     (:func:`_device_choice`). Returns the verification results in the tasks' order, the negatives' results in
     theirs (a job whose device failed gets a result naming why) and the wall time."""
@@ -143,7 +141,7 @@ def _verify_on_pool(args: argparse.Namespace, tasks: list[Task], negatives: list
     t0 = time.perf_counter()
     run = run_on_devices(jobs, work, data_dir=args.data_dir, devices=devices, serials=serials,
                          adb_port=adb_server_port(), vdevice_mode=args.vdevice_mode, failed=failed,
-                         on_result=lambda job, result: on_result(job[1], result))
+                         on_result=lambda job, result: on_result(job[1], result), attached_first=True)
     why = "; ".join(run.errors) or "no device ran it"
     verified = [r if r is not None else unverified(t, f"not verified: {why}")
                 for t, r in zip(tasks, run.results[:len(tasks)], strict=True)]
@@ -166,7 +164,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         where = ", ".join(str(f) for f in task_folders(args.tasks_dir)) or "no task folder"
         print_error(console, "emukit tasks verify", f"no tasks in {where}")
         return 1
-    negatives = []
+    negatives: list[tuple[Task, Negative]] = []
     if args.negatives:  # siblings come from the whole search path, so one task id still gets its sibling
         everything = load_tasks(dirs=args.tasks_dir)
         wanted = {t.template for t in tasks}
@@ -214,7 +212,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_record(args: argparse.Namespace) -> int:
     from emukit import resources
-    from emukit.tasks.files import instances, load_task_templates, locate_task, save_task
+    from emukit.tasks.files import (
+        instances,
+        load_task_templates,
+        locate_task,
+        save_task,
+    )
     from emukit.tasks.verify import record_reference
     from emukit.workers import one_device
 

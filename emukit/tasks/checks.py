@@ -348,7 +348,6 @@ class DeviceView:
             f"settings get {leaf.namespace} {shlex.quote(leaf.key)}").text.strip())
         return value == leaf.equals
 
-
     def _database(self, leaf: DatabaseLeaf) -> bool:
         from emukit.apps.registry import profile_class
 
@@ -358,7 +357,8 @@ class DeviceView:
             except KeyError as exc:
                 raise ConfigError(f"database check: {exc.args[0]}") from None
             reading = cls.query_rows(self.driver, leaf.query)
-            return [("" if r[next(iter(r))] is None else str(r[next(iter(r))])) for r in reading.rows if r]
+            firsts = (next(iter(row.values())) for row in reading.rows if row)
+            return ["" if value is None else str(value) for value in firsts]
 
         values = self._once(("database", leaf.app, leaf.query), read)
         if leaf.equals is not None and values != leaf.equals:
