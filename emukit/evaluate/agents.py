@@ -83,7 +83,9 @@ Actions:
 {"action": "swipe", "x": X, "y": Y, "x2": X2, "y2": Y2}
 {"action": "type", "text": "TEXT"}            (types into the focused field)
 {"action": "key", "key": "back" | "home" | "enter"}
+{"action": "open_app", "app_name": "NAME"}    (opens the app whose icon is labelled NAME, from any screen)
 {"action": "wait", "seconds": S}
+{"action": "answer", "text": "TEXT"}          (answers the task's question; ends the episode)
 {"action": "terminate", "reason": "done" | "impossible"}   (when the task is complete or cannot be done)
 """
 
@@ -94,7 +96,7 @@ class AgentReply(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     action: Literal["tap", "click", "long_press", "swipe", "type", "key", "back", "home", "enter", "wait",
-                    "terminate", "done"]
+                    "terminate", "done", "open_app", "answer", "navigate_home", "navigate_back"]
     x: int | None = None
     y: int | None = None
     x2: int | None = None
@@ -103,12 +105,20 @@ class AgentReply(BaseModel):
     key: str | int | None = None
     seconds: float | None = None
     reason: str | None = None
+    app_name: str | None = None
 
     def to_action(self) -> Action | Terminate:
         """The driver action (ValueError when a field it needs is missing)."""
         a = self.action
         if a in ("terminate", "done"):
             return Terminate(self.reason or "done")
+        if a == "answer":  # GUI-CC's answer: the episode ends with the agent's answer
+            return Terminate(f"answered: {self.text or ''}")
+        if a == "open_app":  # GUI-CC's open_app (AndroidWorld's app_name field)
+            name = self.app_name or self.text
+            if not name:
+                raise ValueError("open_app needs app_name")
+            return Action(type="open_app", text=name)
         if a in ("tap", "click", "long_press"):
             if self.x is None or self.y is None:
                 raise ValueError(f"{a} needs x and y")
@@ -124,7 +134,7 @@ class AgentReply(BaseModel):
             return Action(type="type", text=self.text)
         if a == "wait":
             return Action(type="wait", duration_ms=round(1000 * (self.seconds if self.seconds is not None else 1)))
-        key = a if a in ("back", "home", "enter") else self.key
+        key = a if a in ("back", "home", "enter") else {"navigate_home": "home", "navigate_back": "back"}.get(a, self.key)
         if isinstance(key, str):
             code = KEY_CODES.get(key.strip().lower().removeprefix("keycode_"))
             if code is None:
