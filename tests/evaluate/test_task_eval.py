@@ -273,7 +273,13 @@ def test_agent_output_parsing():
     assert parse_agent_output('I press back: {"action": "key", "key": "back"}') == Action(type="key", key=4)
     assert parse_agent_output('{"action": "type", "text": "Badge"}') == Action(type="type", text="Badge")
     assert parse_agent_output('{"action": "terminate", "reason": "done"}') == Terminate("done")
-    for bad in ("", "tap the icon", '{"action": "tap"}', '{"action": "fly", "x": 1}', "[1, 2]"):
+    # GUI-CC's semantic actions: open_app by the icon's name, answer, navigate_home / navigate_back
+    assert parse_agent_output('{"action": "open_app", "app_name": "Markor"}') == Action(type="open_app", text="Markor")
+    assert parse_agent_output('{"action": "answer", "text": "18:15"}') == Terminate("answered: 18:15")
+    assert parse_agent_output('{"action": "navigate_home"}') == Action(type="key", key=3)
+    assert parse_agent_output('{"action": "navigate_back"}') == Action(type="key", key=4)
+    for bad in ("", "tap the icon", '{"action": "tap"}', '{"action": "fly", "x": 1}', "[1, 2]",
+                '{"action": "open_app"}'):
         assert parse_agent_output(bad) == Terminate(INVALID_OUTPUT), bad
 
 

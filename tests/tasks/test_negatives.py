@@ -48,13 +48,15 @@ def device(vdevice, adb_server, tmp_path_factory):
     ctx.close()
 
 
-def test_every_templates_milestones_reject_its_negatives(device) -> None:
+def test_every_templates_milestones_reject_its_sibling_negative(device) -> None:
+    """The sibling negatives replayed (the truncated ones stop short of the step ``emukit tasks verify`` proves
+    the last milestone is first reached at; ``emukit tasks verify --all --negatives`` replays those too)."""
     rejected, accepted = [], []
     for task, negative in template_negatives(load_tasks()):
+        if negative.kind != "sibling":
+            continue
         result = run_negative(device, task, negative)
         assert not result.problems
-        (rejected if result.rejected else accepted).append((task.id, negative.kind, result.missed))
+        (rejected if result.rejected else accepted).append((task.id, result.missed))
     assert not accepted, accepted
-    assert len(rejected) == 2 * len(load_task_templates())
-    # a sibling's run reaches at most the milestones that do not depend on the entity it got wrong
-    assert all(missed for _, _, missed in rejected)
+    assert len(rejected) == len(load_task_templates())

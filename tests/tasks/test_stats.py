@@ -111,3 +111,19 @@ def test_the_shipped_set_is_at_gui_cc_scale() -> None:
         assert any(a.type == "open_app" for a in t.provenance.reference), t.id
         assert not any(a.element is not None and a.element.resource_id.startswith(launcher)
                        for a in t.provenance.reference), t.id
+
+
+def test_the_annotators_queue_serves_the_whole_set() -> None:
+    """``emukit annotate --queue [FILTER] --include-verified``: every shipped task in id order, a filter by
+    template, and the progress line."""
+    from emukit.annotate.queue import TaskQueue
+
+    queue = TaskQueue.load("Ann Notator", include_verified=True)
+    assert len(queue.tasks) == 200
+    first = queue.next_task()
+    assert first is not None and first.id == min(t.id for t in load_tasks())
+    assert queue.next_task(after=first.id).id > first.id
+    assert queue.summary() == "0 of 200 task(s) annotated by Ann Notator, 200 task(s) waiting"
+    sms = TaskQueue.load("Ann Notator", "sms_code_to_task", include_verified=True)
+    assert len(sms.tasks) == 13 and all(t.template == "sms_code_to_task" for t in sms.tasks)
+    assert TaskQueue.load("Ann Notator").next_task() is None  # every shipped task is verified already
