@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from emukit.actions import Action, ActionType
+from emukit.apps.launcher import PACKAGE as LAUNCHER_PACKAGE
 from emukit.apps.registry import launcher_labels
 from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError, EmukitError
@@ -54,7 +55,7 @@ MAX_NOTE = 4000
 CONTROL_IDLE_S = 20.0  # a controlling tab not heard from for this long (closed, asleep) gives up control
 #: the shade, system dialogs and the home screen belong to every task (GUI-CC's navigate_home is one of its actions;
 #: a task's ``apps`` name only the apps it is about)
-SYSTEM_PACKAGES = ("com.android.systemui", "android", "com.google.android.apps.nexuslauncher")
+SYSTEM_PACKAGES = ("com.android.systemui", "android", LAUNCHER_PACKAGE)
 
 
 class ApiError(EmukitError):

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
+from emukit.actions import Action
 from emukit.apps.base import APP_PROFILES, OTHER_APPS, AppProfile
 from emukit.apps.selectors import SelectorTable, table_for
 from emukit.device.driver import Driver
@@ -111,34 +113,28 @@ def resolve_query(driver: Driver, query: dict[str, Any]) -> dict[str, Any]:
     return {**fields, **rest}
 
 
-def label_candidates(label: str) -> list[type[AppProfile]]:
-    """The profiles with a selector table whose launcher-label entry (:attr:`AppProfile.label_entry`) reads
-    ``label`` (read from the tables alone, no device needed)."""
-    from emukit.apps.selectors import tables_of
+def _launcher_label_entries() -> Iterator[tuple[type[AppProfile], str]]:
+    """(profile, launcher label) for every selector table with a launcher-label entry
+    (:attr:`AppProfile.label_entry`: the manifest's label of the launcher activity, cited in the table)."""
+    from emukit.apps.selectors import all_tables
 
-    found = []
-    for cls in all_profiles():
-        if cls.label_entry is None:
-            continue
-        for table in tables_of(cls.package):
-            if cls.label_entry in table.selectors and table.text(cls.label_entry) == label:
-                found.append(cls)
-                break
-    return found
+    labelled = {cls.package: cls for cls in all_profiles() if cls.label_entry is not None}
+    for table in all_tables():
+        cls = labelled.get(table.package)
+        if cls is not None and cls.label_entry in table.selectors:
+            yield cls, table.text(cls.label_entry)  # type: ignore[arg-type]
+
+
+def label_candidates(label: str) -> list[type[AppProfile]]:
+    """The profiles with a selector table whose launcher label is ``label`` (from the tables alone, no device)."""
+    return list(dict.fromkeys(cls for cls, text in _launcher_label_entries() if text == label))
 
 
 def launcher_labels() -> dict[str, str]:
-    """Every launcher label the selector tables know, to its package (each build's table cites the manifest's
-    label of its launcher activity)."""
-    from emukit.apps.selectors import tables_of
-
+    """Every launcher label the selector tables know, to its package."""
     out: dict[str, str] = {}
-    for cls in all_profiles():
-        if cls.label_entry is None:
-            continue
-        for table in tables_of(cls.package):
-            if cls.label_entry in table.selectors:
-                out.setdefault(table.text(cls.label_entry), cls.package)
+    for cls, text in _launcher_label_entries():
+        out.setdefault(text, cls.package)
     return out
 
 
@@ -160,11 +156,12 @@ def package_for_label(driver: Driver, label: str) -> str:
                       f"{', '.join(c.package for c in candidates)} not installed (or its build has another label)")
 
 
-def open_app(driver: Driver, label: str) -> None:
-    """GUI-CC's ``open_app`` action on ``driver``: one recorded action (:meth:`Driver.open_app`), then the UI
-    settles."""
-    driver.open_app(package_for_label(driver, label), label)
+def open_app(driver: Driver, label: str) -> Action:
+    """GUI-CC's ``open_app`` action on ``driver``: one recorded action (:meth:`Driver.open_app`, returned), then
+    the UI settles."""
+    done = driver.open_app(package_for_label(driver, label), label)
     driver.wait_stable()
+    return done
 
 
 def check_ref(ref: str) -> None:

@@ -166,7 +166,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         return 1
     negatives: list[tuple[Task, Negative]] = []
     if args.negatives:  # siblings come from the whole search path, so one task id still gets its sibling
-        everything = load_tasks(dirs=args.tasks_dir)
+        everything = tasks if args.all else load_tasks(dirs=args.tasks_dir)
         wanted = {t.template for t in tasks}
         negatives = [(t, n) for t, n in template_negatives(everything) if t.template in wanted]
 

@@ -26,7 +26,7 @@ import hashlib
 import json
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -733,33 +733,34 @@ def task_table(result: TaskEvalResult) -> Any:
     return table
 
 
+def _group_rows(result: TaskEvalResult, by: str) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(group name as people read it, track, means) for every group of ``by`` and track."""
+    from emukit.tasks.schema import CATEGORY_TITLES
+
+    for track, parts in result.grouped(by).items():
+        for key, means in parts.items():
+            yield (CATEGORY_TITLES.get(key, key) if by == "category" else key), track, means
+
+
 def group_table(result: TaskEvalResult, by: str) -> Any:
     """A rich table of the means per ``by`` (``category`` or ``template``) and track."""
     from rich.table import Table
-
-    from emukit.tasks.schema import CATEGORY_TITLES
 
     table = Table(title=f"{result.config['model']} - tasks by {by} (%)")
     for col, just in ((by, "left"), ("track", "left"), ("tasks", "right"), ("action progress", "right"),
                       ("milestone progress", "right")):
         table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
-    for track, parts in result.grouped(by).items():
-        for key, s in parts.items():
-            name = CATEGORY_TITLES.get(key, key) if by == "category" else key
-            table.add_row(name, track, str(s["tasks"]), _pct(s.get("action_progress")), _pct(s["milestone_progress"]))
+    for name, track, s in _group_rows(result, by):
+        table.add_row(name, track, str(s["tasks"]), _pct(s.get("action_progress")), _pct(s["milestone_progress"]))
     return table
 
 
 def _group_markdown(result: TaskEvalResult, by: str) -> list[str]:
-    from emukit.tasks.schema import CATEGORY_TITLES
-
     lines = ["", f"## By {by}", "", f"| {by} | track | tasks | action progress | milestone progress |",
              "|---|---|---|---|---|"]
-    for track, parts in result.grouped(by).items():
-        for key, s in parts.items():
-            name = CATEGORY_TITLES.get(key, key) if by == "category" else key
-            lines.append(f"| {name} | {track} | {s['tasks']} | {_pct(s.get('action_progress'))} | "
-                         f"{_pct(s['milestone_progress'])} |")
+    for name, track, s in _group_rows(result, by):
+        lines.append(f"| {name} | {track} | {s['tasks']} | {_pct(s.get('action_progress'))} | "
+                     f"{_pct(s['milestone_progress'])} |")
     return lines
 
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from emukit.actions import Action
-from emukit.errors import EmukitError
 from emukit.tasks.schema import Task
 from emukit.tasks.session import TaskSession
 from emukit.workers import DeviceContext
@@ -103,13 +102,7 @@ def run_negative(device: DeviceContext, task: Task, negative: Negative) -> Negat
     t0 = time.perf_counter()
     session = TaskSession(device, task, screenshots=False)
     session.reset()
-    error = None
-    for action in negative.actions:
-        try:
-            session.act(action)
-        except EmukitError as exc:
-            error = f"replay stopped at action {len(session.trajectory) + 1}: {exc}"
-            break
+    error = session.replay(negative.actions)
     reached = session.tracker.reached_at
     missed = [m.id for m, r in zip(task.milestones, reached, strict=True) if r is None]
     return NegativeResult(negative, reached, missed, error, time.perf_counter() - t0)

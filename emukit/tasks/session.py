@@ -8,14 +8,15 @@ import datetime as dt
 import hashlib
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from emukit.actions import Action, Element
-from emukit.apps.registry import package_for_label
+from emukit.apps.registry import open_app
 from emukit.builder.steps import StepRunner
 from emukit.device.driver import Driver
-from emukit.errors import ConfigError, DeviceError
+from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.hierarchy import parse_bounds
 from emukit.tasks.checks import (
     DeviceView,
@@ -228,8 +229,7 @@ def perform(driver: Driver, runner: StepRunner, action: Action, xml: str | None 
     elif a.type == "open_app":
         if not a.text:
             raise ConfigError("an open_app action needs the app's launcher label in text")
-        done = driver.open_app(package_for_label(driver, a.text), a.text)
-        driver.wait_stable()
+        done = open_app(driver, a.text)
     else:  # pragma: no cover - the Literal type forbids it
         raise ConfigError(f"unknown action type {a.type!r}")
     if done.element is None:
@@ -301,6 +301,16 @@ class TaskSession:
         self.refresh()
         reached = self.tracker.update(len(self.trajectory), DeviceView(self.driver, self.xml), action=done)
         return done, reached
+
+    def replay(self, actions: Iterable[Action]) -> str | None:
+        """Perform ``actions`` in order (each recorded as by :meth:`act`); the error that stopped the replay, or
+        None when every action was performed."""
+        for action in actions:
+            try:
+                self.act(action)
+            except EmukitError as exc:
+                return f"replay failed at action {len(self.trajectory) + 1}: {exc}"
+        return None
 
     def observe_recorded(self, done: Action) -> list[str]:
         """Account for an action executed by someone else on this driver (the scripted recorder)."""

@@ -48,12 +48,14 @@ def verify_task(device: DeviceContext, task: Task) -> VerifyResult:
     session = TaskSession(device, task, screenshots=False)
     try:
         session.reset()
+    except EmukitError as exc:  # nothing performed yet: the replay fails at its first action
+        result.problems.append(f"replay failed at action 1: {exc}")
+    else:
         if session.tracker.premature:
             result.problems.append(f"already true in the initial state: {', '.join(session.tracker.premature)}")
-        for action in prov.reference:
-            session.act(action)
-    except EmukitError as exc:
-        result.problems.append(f"replay failed at action {len(session.trajectory) + 1}: {exc}")
+        error = session.replay(prov.reference)
+        if error is not None:
+            result.problems.append(error)
     result.reached = session.tracker.reached_at
     for mid in session.tracker.screen_mismatches():
         result.problems.append(f"milestone {mid}: its screen_check does not hold on the real screen that reached it")

@@ -57,7 +57,7 @@ def test_open_app_is_one_recorded_action_that_resumes_like_the_icon(driver, tmp_
             self.actions: list[Action] = []
 
         def before(self, drv, action) -> None:
-            pass
+            """Only what was performed is kept."""
 
         def after(self, drv, action) -> None:
             self.actions.append(action)
