@@ -199,6 +199,9 @@ def test_recording_reproduces_the_shipped_reference(device) -> None:
 
 
 def test_cli_verify_table_and_exit_codes(emukit_cli, vdevice, adb_server, tmp_path) -> None:
+    """``emukit tasks verify`` as a user runs it: on the module's device, then spread over a pool of two embedded
+    virtual devices that the command starts itself (it must: the pool, its device choice and the spreading of
+    tasks and negatives over it are what is tested), with exit codes and tables."""
     folder = tmp_path / "tasks"
     folder.mkdir()
     good = next(t for t in SHIPPED if t.template == "note_revisit")  # found on the shipped path
