@@ -145,6 +145,7 @@ class PairRunner:
             self.progress[t.name] = tp
         self.errors: list[str] = []
         self.timings: list[dict[str, float]] = []
+        self.stored_by_device: Counter[str] = Counter()  # pairs this run stored, by the serial that built them
 
     @property
     def total_wanted(self) -> int:
@@ -258,6 +259,7 @@ class PairRunner:
             tp.done.add(slot)
             if added:
                 tp.accepted_now += 1
+                self.stored_by_device[device] += 1
                 timing = {f"{b}.{k}": v for b, br in record.branches.items() for k, v in br.timings_ms.items()}
                 timing["pair.store"] = store_ms
                 timing["pair.family"] = ctx.template.family  # type: ignore[assignment]

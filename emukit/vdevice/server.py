@@ -17,6 +17,7 @@ from pathlib import Path
 from emukit.vdevice.console import ConsoleSession, load_or_create_token
 from emukit.vdevice.device import VirtualDevice, format_screen
 from emukit.vdevice.logd import BUFFERS
+from emukit.vdevice.memory import heap_snapshots_on_signal, limit_malloc_arenas
 from emukit.vdevice.sync import SyncSession
 from emukit.vdevice.transport import Connection, Stream, banner_for
 
@@ -468,6 +469,7 @@ def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: b
     """Entry point of ``emukit vdevice serve``; ``screen`` (width, height, dpi) is the display and ``mode``
     (:data:`emukit.vdevice.device.MODES`) the behaviour, both fixed for the life of the process (default
     1080x2400 at 420 dpi, deterministic)."""
+    limit_malloc_arenas()  # before the first thread starts
     device = VirtualDevice(state_dir, avd_name=avd_name, clock_mode=clock_mode, wipe=wipe, screen=screen,
                            mode=mode)
     server = DeviceServer(device, port, grpc_port=grpc_port)
@@ -475,6 +477,7 @@ def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: b
     from emukit.device.lifeline import watch_parent
 
     watch_parent(server.stop)  # started by an emukit command: stop when it dies, whatever kills it
+    heap_snapshots_on_signal(device.state_dir)
     grpc_note = f", grpc {server.grpc.port}" if server.grpc else ""
     print(f"{server.serial} ready (adb 127.0.0.1:{server.adb_port}, console {server.console_port}{grpc_note}, "
           f"screen {format_screen(device.screen)}, mode {device.mode}, state {device.state_dir})", flush=True)

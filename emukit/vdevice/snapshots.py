@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from emukit.vdevice.memory import release_free_memory
 from emukit.vdevice.state import DeviceState
 
 if TYPE_CHECKING:
@@ -157,6 +158,7 @@ class SnapshotStore:
             dev.state = state
             dev.after_snapshot_load(wall_before)  # the clocks' rule after a load (see the device)
             dev.persist()
+        release_free_memory()  # what the last attempt freed goes back to the system, once per branch
 
     def delete(self, name: str) -> None:
         path = self._dir(name)

@@ -40,7 +40,7 @@ def test_png_is_full_screen_rgb(device: VirtualDevice) -> None:
 def test_same_state_gives_identical_bytes(tmp_path, device: VirtualDevice) -> None:
     first = device.screenshot_png()
     assert device.screenshot_png() == first
-    device.wm._cache.clear()  # a fresh render, not the cached bytes
+    device.wm.clear_caches()  # a fresh render and encode, not the cached bytes
     assert device.screenshot_png() == first
     other = VirtualDevice(tmp_path / "elsewhere" / "dev2", wipe=True)
     assert other.screenshot_png() == first
@@ -104,7 +104,7 @@ def test_render_timing(device: VirtualDevice) -> None:
     device.start_activity("com.android.settings")
     uncached, cached = [], []
     for _ in range(5):
-        device.wm._cache.clear()
+        device.wm.clear_caches()
         start = time.perf_counter()
         device.screenshot_png()
         uncached.append(time.perf_counter() - start)

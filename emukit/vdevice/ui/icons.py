@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
+
+from emukit.lru import image_bytes, sized_cache
 
 SUPERSAMPLE = 4
 W = 8  # default stroke width in design units
@@ -434,7 +435,7 @@ def has_icon(name: str) -> bool:
     return name in ICONS
 
 
-@lru_cache(maxsize=512)
+@sized_cache(512, 8 * 2**20, image_bytes)
 def icon_mask(name: str, size: int) -> Image.Image:
     """An antialiased ``L`` mask of ``size`` x ``size`` px (255 = ink) for the icon ``name``."""
     size = max(1, size)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from emukit.lru import image_bytes, sized_cache
 from emukit.vdevice.ui import theme
 from emukit.vdevice.ui.icons import icon_mask
 from emukit.vdevice.ui.theme import px
@@ -31,11 +33,20 @@ def _font_bytes(name: str) -> bytes:
     return resources.files("emukit.vdevice").joinpath("assets", "fonts", name).read_bytes()
 
 
+def _font_source(name: str) -> str | io.BytesIO:
+    """The shipped font file's path, which FreeType maps once for every size; where the package is not on a
+    filesystem (a zip), its bytes, which Pillow then copies for each size (0.7 MB each)."""
+    ref = resources.files("emukit.vdevice").joinpath("assets", "fonts", name)
+    if isinstance(ref, Path) and ref.is_file():
+        return str(ref)
+    return io.BytesIO(_font_bytes(name))
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The shipped DejaVu Sans (bold) at ``size`` px (loaded from package data, never from the host)."""
-    data = _font_bytes("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
-    return ImageFont.truetype(io.BytesIO(data), max(6, size), layout_engine=ImageFont.Layout.BASIC)
+    source = _font_source("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    return ImageFont.truetype(source, max(6, size), layout_engine=ImageFont.Layout.BASIC)
 
 
 def line_height(f: ImageFont.FreeTypeFont) -> int:
@@ -103,7 +114,7 @@ def _intersect(a: Box, b: Box) -> Box | None:
     return box if box[0] < box[2] and box[1] < box[3] else None
 
 
-@lru_cache(maxsize=256)
+@sized_cache(256, 2 * 2**20, image_bytes)
 def _corner(radius: int, inner: int, alpha: int) -> Image.Image:
     """Top-left quarter of an antialiased disc (or ring when ``inner`` > 0), scaled to ``alpha``."""
     big = radius * _SS
@@ -116,7 +127,7 @@ def _corner(radius: int, inner: int, alpha: int) -> Image.Image:
     return img.crop((0, 0, big, big)).reduce(_SS)
 
 
-@lru_cache(maxsize=64)
+@sized_cache(64, 8 * 2**20, image_bytes)
 def _solid_mask(width: int, height: int, alpha: int) -> Image.Image:
     return Image.new("L", (width, height), alpha)
 
@@ -169,7 +180,7 @@ def rounded_rect(img: Image.Image, box: Box, radius: int, color: Color, clip: Bo
     _paste_mask(img, color, x1 - r, y1 - r, quarter.transpose(Image.Transpose.ROTATE_180), clip)
 
 
-@lru_cache(maxsize=8)
+@sized_cache(8, 24 * 2**20, image_bytes)
 def _gradient(width: int, height: int, top: Color, bottom: Color) -> Image.Image:
     t = np.linspace(0.0, 1.0, max(1, height), dtype=np.float32)[:, None]
     rows = np.asarray(top, np.float32) * (1 - t) + np.asarray(bottom, np.float32) * t

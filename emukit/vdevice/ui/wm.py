@@ -14,7 +14,6 @@ caller; they take it again (it is an RLock) so direct calls are safe too.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 from PIL import Image
 
 from emukit.images import BandCache, encode_png
+from emukit.lru import SizedLRU
 from emukit.vdevice.ui import systemui, theme
 from emukit.vdevice.ui.editing import field_key
 from emukit.vdevice.ui.input import InputMixin
@@ -35,8 +35,13 @@ if TYPE_CHECKING:
 SCREEN_W, SCREEN_H = theme.SCREEN_W, theme.SCREEN_H
 T = TypeVar("T")
 STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
-CACHE_SIZE = 12  # rendered images (7.7 MB each at 1080x2400)
+# Screen caches, each bounded in entries and bytes (emukit.lru.SizedLRU), so a device's memory stays flat
+# over a long build. Rendered frames are kept only for the screen being read (an encoded screenshot is what
+# recurs: wait_stable and both branches read the same screens); a frame is ~10 MB at 1080x2400 (RGBX).
+FRAME_CACHE_FRAMES = 2
 PNG_CACHE_SIZE = 512  # encoded screenshots (~50-150 kB each): the same screens recur across branches
+PNG_CACHE_BYTES = 64 * 2**20
+PNG_KEY_BYTES = 150  # bytes of Python objects per view in a cached screen's render key (its signature)
 CONTENT_ID = "android:id/content"  # Window.ID_ANDROID_CONTENT (com.android.internal.R.id.content)
 SYSTEM_SERVER_PID = 520  # emukit.vdevice.shell.commands.procs: system_server's pid in ``ps``
 
@@ -79,8 +84,11 @@ class WindowManager(InputMixin):
 
     def __init__(self, device: VirtualDevice) -> None:
         self.device = device
-        self._cache: OrderedDict[tuple, list] = OrderedDict()
-        self._png_cache: OrderedDict[tuple, bytes] = OrderedDict()
+        frame_bytes = device.screen[0] * device.screen[1] * 4
+        self._frames: SizedLRU[tuple, Image.Image] = SizedLRU(FRAME_CACHE_FRAMES, FRAME_CACHE_FRAMES * frame_bytes,
+                                                             lambda image: image.width * image.height * 4)
+        self._pngs: SizedLRU[tuple, tuple[bytes, int]] = SizedLRU(PNG_CACHE_SIZE, PNG_CACHE_BYTES,
+                                                                  lambda item: len(item[0]) + item[1])
         self._bands = BandCache()  # compressed rows shared by this device's screenshots
         self._memo_key: tuple | None = None
         self._memo_values: dict[object, object] = {}
@@ -266,33 +274,40 @@ class WindowManager(InputMixin):
             _signature(win, sig)
         return tuple(sig), self.device.state.ui.cursor if self.device.state.ui.focused_id else None
 
-    def _rendered(self, want_png: bool) -> list:
+    def _rendered(self, want_png: bool) -> tuple[Image.Image | None, bytes | None]:
+        """(frame, PNG bytes) of the current screen: the frame is None when the PNG was cached and only it
+        was wanted; the PNG is None when it was not wanted."""
         with self.device.lock:
             wins = self.windows()
             key = self.memo("render_key", lambda: self._render_key(wins))
-            if want_png and key in self._png_cache:
-                self._png_cache.move_to_end(key)
-                return [None, self._png_cache[key]]
-            entry = self._cache.get(key)
-            if entry is None:
-                entry = [render(wins, key[1]), None]
-                self._cache[key] = entry
-                while len(self._cache) > CACHE_SIZE:
-                    self._cache.popitem(last=False)
-            else:
-                self._cache.move_to_end(key)
-        if want_png and entry[1] is None:
-            entry[1] = encode_png(entry[0], self._bands)
-            with self.device.lock:
-                self._png_cache[key] = entry[1]
-                while len(self._png_cache) > PNG_CACHE_SIZE:
-                    self._png_cache.popitem(last=False)
-        return entry
+            if want_png:
+                cached = self._pngs.get(key)
+                if cached is not None:
+                    return None, cached[0]
+            frame = self._frames.get(key)
+            if frame is None:
+                frame = render(wins, key[1])
+                self._frames.put(key, frame)
+        if not want_png:
+            return frame, None
+        png = encode_png(frame, self._bands)
+        self._pngs.put(key, (png, PNG_KEY_BYTES * len(key[0])))
+        return frame, png
+
+    def clear_caches(self) -> None:
+        """Forget rendered frames, encoded screenshots and compressed bands: the next read renders afresh."""
+        self._frames.clear()
+        self._pngs.clear()
+        self._bands.clear()
 
     def screenshot_image(self) -> Image.Image:
         """The screen as a fresh RGB image of the display's size (a copy: callers may draw on it)."""
-        return self._rendered(False)[0].copy()
+        frame = self._rendered(False)[0]
+        assert frame is not None
+        return frame.copy()
 
     def screenshot_png(self) -> bytes:
         """The screen as PNG bytes; byte-identical for the same screen content."""
-        return self._rendered(True)[1]
+        png = self._rendered(True)[1]
+        assert png is not None
+        return png

@@ -1,0 +1,138 @@
+"""The virtual device's caches have bounds in entries and bytes, so its memory stays flat over a long build
+(tools/bench_memory.py measures the resident memory itself); the C allocator's arenas are capped."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import platform
+import subprocess
+import sys
+
+import pytest
+from PIL import Image
+
+import emukit.vdevice
+from emukit.images import BAND_ROWS, BandCache, encode_png
+from emukit.lru import SizedLRU, image_bytes, sized_cache
+from emukit.vdevice.device import VirtualDevice
+from emukit.vdevice.ui import wm as wm_module
+
+
+def test_sized_lru_holds_both_bounds() -> None:
+    cache: SizedLRU[int, bytes] = SizedLRU(max_entries=3, max_bytes=100)
+    for key in range(5):
+        cache.put(key, b"x" * 10)
+    assert len(cache) == 3 and cache.nbytes == 30
+    assert cache.get(0) is None and cache.get(4) == b"x" * 10  # the oldest went first
+    cache.put(9, b"y" * 90)  # over the byte budget: the least recently used go until it fits
+    assert cache.nbytes <= 100 and 9 in cache and 4 in cache and 2 not in cache
+    cache.put(10, b"z" * 101)  # larger than the whole budget: not kept, nothing else lost for it
+    assert 10 not in cache and 9 in cache
+    cache.put(9, b"w")  # replacing a value re-counts its bytes
+    assert cache.nbytes == 11 and cache.get(9) == b"w"
+    with pytest.raises(ValueError, match="positive"):
+        SizedLRU(0, 10)
+
+
+def test_sized_cache_is_bounded_by_bytes() -> None:
+    calls = []
+
+    @sized_cache(100, 3 * 64 * 64, image_bytes)
+    def mask(size: int, alpha: int) -> Image.Image:
+        calls.append((size, alpha))
+        return Image.new("L", (size, size), alpha)
+
+    for alpha in range(10):
+        assert mask(64, alpha).getpixel((0, 0)) == alpha
+    assert mask.cache.nbytes <= 3 * 64 * 64 and len(mask.cache) == 3  # type: ignore[attr-defined]
+    mask(64, 9)
+    assert len(calls) == 10  # the recent one was reused
+
+
+def test_band_cache_is_bounded_by_bytes() -> None:
+    cache = BandCache(max_bands=10_000, max_bytes=2_000)
+    for shade in range(40):
+        encode_png(Image.new("RGB", (10, BAND_ROWS * 2), (shade, 0, 0)), cache)
+    assert 0 < cache.nbytes <= 2_000 and len(cache) < 40
+
+
+def _module_caches():
+    """Every function-level cache in emukit.vdevice: (qualified name, cache-bearing function)."""
+    for info in pkgutil.walk_packages(emukit.vdevice.__path__, "emukit.vdevice."):
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if inspect.isfunction(obj) or hasattr(obj, "cache_info"):
+                if getattr(obj, "__module__", None) == info.name and (hasattr(obj, "cache_info")
+                                                                      or hasattr(obj, "cache")):
+                    yield f"{info.name}.{name}", obj
+
+
+def test_every_function_cache_in_the_device_is_bounded() -> None:
+    found = dict(_module_caches())
+    assert {"emukit.vdevice.ui.render._solid_mask", "emukit.vdevice.ui.render._gradient",
+            "emukit.vdevice.ui.icons.icon_mask"} <= set(found)
+    for name, fn in found.items():
+        if hasattr(fn, "cache_info"):
+            assert fn.cache_info().maxsize is not None, f"{name}: lru_cache without maxsize"
+        else:
+            assert isinstance(fn.cache, SizedLRU), name
+    for name in ("_solid_mask", "_gradient", "_corner"):  # image-valued: bounded by bytes, not only entries
+        assert isinstance(found[f"emukit.vdevice.ui.render.{name}"].cache, SizedLRU)
+
+
+def test_screen_caches_stay_within_their_budgets(tmp_path) -> None:
+    """Distinct screens (every installed app's first screen) through a small encoded-screenshot budget."""
+    device = VirtualDevice(tmp_path / "dev", wipe=True)
+    wm = device.wm
+    assert isinstance(wm._frames, SizedLRU) and isinstance(wm._pngs, SizedLRU)
+    assert wm._pngs.max_entries == wm_module.PNG_CACHE_SIZE and wm._pngs.max_bytes == wm_module.PNG_CACHE_BYTES
+    wm._pngs = SizedLRU(4, 400_000, wm._pngs._size_of)
+    screens = set()
+    for app in sorted(device.package_manager.apps)[:10]:
+        device.start_activity(app)
+        screens.add(device.screenshot_png())
+        wm.screenshot_image()
+    assert len(screens) >= 6
+    assert len(wm._frames) <= wm_module.FRAME_CACHE_FRAMES and wm._frames.nbytes <= wm._frames.max_bytes
+    assert len(wm._pngs) <= 4 and wm._pngs.nbytes <= 400_000
+    assert wm._bands.nbytes <= wm._bands.max_bytes
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the arena cap and the trim are glibc calls")
+def test_malloc_arenas_are_capped_and_free_pages_released_on_glibc() -> None:
+    code = ("from emukit.vdevice.memory import limit_malloc_arenas, release_free_memory, malloc_totals\n"
+            "print(limit_malloc_arenas())\n"
+            "kept = [bytes(300_000) for _ in range(200)]\n"
+            "del kept[::2]\n"
+            "release_free_memory(0)\n"
+            "print(malloc_totals()['uordblks'] > 0)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True"]
+
+
+def test_heap_snapshots_on_signal(tmp_path, monkeypatch) -> None:
+    """The hook tools/bench_memory.py --trace relies on: off without the variable; with it, each SIGUSR1
+    writes a loadable tracemalloc snapshot and the allocator's totals."""
+    import json
+    import os
+    import signal
+    import tracemalloc
+
+    from emukit.vdevice.memory import HEAP_SNAPSHOTS_ENV, heap_snapshots_on_signal
+
+    monkeypatch.delenv(HEAP_SNAPSHOTS_ENV, raising=False)
+    assert heap_snapshots_on_signal(tmp_path) is False
+    monkeypatch.setenv(HEAP_SNAPSHOTS_ENV, "4")
+    previous = signal.getsignal(signal.SIGUSR1)
+    try:
+        assert heap_snapshots_on_signal(tmp_path) is True
+        os.kill(os.getpid(), signal.SIGUSR1)
+        os.kill(os.getpid(), signal.SIGUSR1)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+        tracemalloc.stop()
+    assert tracemalloc.Snapshot.load(str(tmp_path / "heap-2.tracemalloc")).traces is not None
+    totals = json.loads((tmp_path / "heap-2.json").read_text())
+    assert totals["traced"] >= 0 and "malloc" in totals
