@@ -241,19 +241,29 @@ class JsonRpcError(DeviceError):
 
 
 def _recv_exact(sock: socket.socket, n: int, allow_eof: bool = False) -> bytes:
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            if allow_eof and not buf:
+    """Exactly ``n`` bytes from ``sock``, read into one buffer (``recv(n)`` would allocate ``n`` bytes per
+    call whatever arrives); ``b""`` at a clean end of stream when ``allow_eof``."""
+    buf = bytearray(n)
+    view = memoryview(buf)
+    got = 0
+    while got < n:
+        count = sock.recv_into(view[got:])
+        if not count:
+            if allow_eof and not got:
                 return b""
             raise DeviceError("adb connection closed early")
-        buf += chunk
+        got += count
     return bytes(buf)
 
 
+_RECV_CHUNK = 1 << 18
+
+
 def _recv_all(sock: socket.socket) -> bytes:
-    chunks = []
-    while chunk := sock.recv(1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
+    """Everything ``sock`` sends until it closes."""
+    out = bytearray()
+    chunk = bytearray(_RECV_CHUNK)
+    view = memoryview(chunk)
+    while count := sock.recv_into(chunk):
+        out += view[:count]
+    return bytes(out)

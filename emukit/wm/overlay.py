@@ -105,4 +105,9 @@ def draw_action(image: Image.Image, action: Action, *, to_image: tuple[float, fl
         draw_disc(draw, m(first), scaled)
     else:
         draw_arrow(draw, m(first), m(second), scaled)
-    return Image.alpha_composite(base.convert("RGBA"), layer).convert("RGB")
+    box = layer.getbbox()  # composite only where the overlay has ink: elsewhere alpha_composite copies the
+    if box is None:       # destination unchanged, and RGB -> RGBA -> RGB is lossless, so the bytes are the same
+        return base
+    region = Image.alpha_composite(base.crop(box).convert("RGBA"), layer.crop(box)).convert("RGB")
+    base.paste(region, box[:2])
+    return base
