@@ -40,7 +40,7 @@ STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
 # recurs: wait_stable and both branches read the same screens); a frame is ~10 MB at 1080x2400 (RGBX).
 FRAME_CACHE_FRAMES = 2
 PNG_CACHE_SIZE = 512  # encoded screenshots (~50-150 kB each): the same screens recur across branches
-PNG_CACHE_BYTES = 64 * 2**20
+PNG_CACHE_BYTES = 40 * 2**20
 PNG_KEY_BYTES = 150  # bytes of Python objects per view in a cached screen's render key (its signature)
 CONTENT_ID = "android:id/content"  # Window.ID_ANDROID_CONTENT (com.android.internal.R.id.content)
 SYSTEM_SERVER_PID = 520  # emukit.vdevice.shell.commands.procs: system_server's pid in ``ps``
