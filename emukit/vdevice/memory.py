@@ -11,6 +11,7 @@ which keeps a device's resident memory within its caches' budgets (``tools/bench
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import os
 import signal
@@ -20,11 +21,23 @@ MALLOC_ARENAS = 2
 _M_ARENA_MAX = -8  # glibc malloc.h
 
 
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+        "keepcost")]
+
+
+@functools.lru_cache(maxsize=1)
 def _libc() -> ctypes.CDLL | None:
+    """The process's C library, loaded once (a snapshot load asks for it), with ``mallinfo2``'s result type
+    set where it has one."""
     try:
-        return ctypes.CDLL(None)
+        libc = ctypes.CDLL(None)
     except OSError:
         return None
+    if hasattr(libc, "mallinfo2"):
+        libc.mallinfo2.restype = _MallInfo2
+    return libc
 
 
 def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
@@ -56,12 +69,6 @@ def release_free_memory(above: int = RELEASE_ABOVE) -> bool:
     return bool(trim(0))
 
 
-class _MallInfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in (
-        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
-        "keepcost")]
-
-
 def malloc_totals() -> dict[str, int]:
     """glibc's ``mallinfo2()`` (bytes: ``arena`` from the heaps, ``hblkhd`` in mmapped chunks, ``uordblks``
     in use, ``fordblks`` free but held); empty where the C library has none."""
@@ -69,7 +76,6 @@ def malloc_totals() -> dict[str, int]:
     fn = getattr(libc, "mallinfo2", None) if libc is not None else None
     if fn is None:
         return {}
-    fn.restype = _MallInfo2
     info = fn()
     return {name: int(getattr(info, name)) for name, _ in _MallInfo2._fields_}
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 from PIL import Image
 
 from emukit.images import BandCache, encode_png
-from emukit.lru import SizedLRU
+from emukit.lru import SizedLRU, image_bytes
 from emukit.vdevice.ui import systemui, theme
 from emukit.vdevice.ui.editing import field_key
 from emukit.vdevice.ui.input import InputMixin
@@ -86,7 +86,7 @@ class WindowManager(InputMixin):
         self.device = device
         frame_bytes = device.screen[0] * device.screen[1] * 4
         self._frames: SizedLRU[tuple, Image.Image] = SizedLRU(FRAME_CACHE_FRAMES, FRAME_CACHE_FRAMES * frame_bytes,
-                                                             lambda image: image.width * image.height * 4)
+                                                             image_bytes)
         self._pngs: SizedLRU[tuple, tuple[bytes, int]] = SizedLRU(PNG_CACHE_SIZE, PNG_CACHE_BYTES,
                                                                   lambda item: len(item[0]) + item[1])
         self._bands = BandCache()  # compressed rows shared by this device's screenshots
@@ -274,25 +274,18 @@ class WindowManager(InputMixin):
             _signature(win, sig)
         return tuple(sig), self.device.state.ui.cursor if self.device.state.ui.focused_id else None
 
-    def _rendered(self, want_png: bool) -> tuple[Image.Image | None, bytes | None]:
-        """(frame, PNG bytes) of the current screen: the frame is None when the PNG was cached and only it
-        was wanted; the PNG is None when it was not wanted."""
-        with self.device.lock:
-            wins = self.windows()
-            key = self.memo("render_key", lambda: self._render_key(wins))
-            if want_png:
-                cached = self._pngs.get(key)
-                if cached is not None:
-                    return None, cached[0]
-            frame = self._frames.get(key)
-            if frame is None:
-                frame = render(wins, key[1])
-                self._frames.put(key, frame)
-        if not want_png:
-            return frame, None
-        png = encode_png(frame, self._bands)
-        self._pngs.put(key, (png, PNG_KEY_BYTES * len(key[0])))
-        return frame, png
+    def _screen(self) -> tuple[list[View], tuple]:
+        """The composed windows and their render key (call with the device lock held)."""
+        wins = self.windows()
+        return wins, self.memo("render_key", lambda: self._render_key(wins))
+
+    def _frame(self, wins: list[View], key: tuple) -> Image.Image:
+        """The rendered frame of ``wins`` (shared: copy it before drawing; call with the device lock held)."""
+        frame = self._frames.get(key)
+        if frame is None:
+            frame = render(wins, key[1])
+            self._frames.put(key, frame)
+        return frame
 
     def clear_caches(self) -> None:
         """Forget rendered frames, encoded screenshots and compressed bands: the next read renders afresh."""
@@ -302,12 +295,17 @@ class WindowManager(InputMixin):
 
     def screenshot_image(self) -> Image.Image:
         """The screen as a fresh RGB image of the display's size (a copy: callers may draw on it)."""
-        frame = self._rendered(False)[0]
-        assert frame is not None
-        return frame.copy()
+        with self.device.lock:
+            return self._frame(*self._screen()).copy()
 
     def screenshot_png(self) -> bytes:
         """The screen as PNG bytes; byte-identical for the same screen content."""
-        png = self._rendered(True)[1]
-        assert png is not None
+        with self.device.lock:
+            wins, key = self._screen()
+            cached = self._pngs.get(key)
+            if cached is not None:
+                return cached[0]
+            frame = self._frame(wins, key)
+        png = encode_png(frame, self._bands)  # outside the lock: other requests go on meanwhile
+        self._pngs.put(key, (png, PNG_KEY_BYTES * len(key[0])))
         return png
