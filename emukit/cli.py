@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from emukit import __version__
+from emukit.provenance import DEFAULT_VIRTUAL_MODE, VIRTUAL_MODES
 
 
 def default_home() -> Path:
@@ -139,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--avd-name", default="emukit_virtual", help="name reported by 'avd name'")
     serve.add_argument("--clock", choices=("logical", "realtime"), default="logical",
                        help="logical: time moves only when told (default); realtime: follows the host")
-    serve.add_argument("--mode", choices=("deterministic", "hardware"), default="deterministic",
+    serve.add_argument("--mode", choices=VIRTUAL_MODES, default=DEFAULT_VIRTUAL_MODE,
                        help="deterministic (default): logical clock, apps preinstalled and onboarded; hardware: "
                             "behave like a real AVD (real-time clocks, gestures of real duration, apps absent "
                             "until installed, first-run screens and permission prompts); see docs/vdevice.md")

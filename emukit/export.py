@@ -119,6 +119,7 @@ def pair_json(pair: PairRecord, copier: ArtifactCopier) -> dict[str, Any]:
         "request_hashes": pair.request_hashes,
         "branches": {name: branch_json(br, copier) for name, br in sorted(pair.branches.items())},
         "validation": pair.validation.model_dump(),
+        "built_on": pair.built_on.model_dump(mode="json"),
     }
 
 
@@ -131,10 +132,12 @@ class ExportSummary:
 
 
 def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str = "jsonl",
-                 seed: int | None = None, eval_seed: int | None = None) -> ExportSummary:
-    """Write every stored pair (optionally one family / seed) and its artifacts into ``out``; the ``hf`` and
-    ``episodes`` formats (:mod:`emukit.exporters`) are written beside ``pairs.jsonl`` from its rows, split
-    by ``eval_seed`` when given."""
+                 seed: int | None = None, eval_seed: int | None = None, kinds: tuple[str, ...] = (),
+                 app_builds: tuple[tuple[str, int], ...] = ()) -> ExportSummary:
+    """Write every stored pair (optionally one family / seed, built on one of ``kinds`` of device, with every
+    ``app_builds`` (package, versionCode)) and its artifacts into ``out``; the ``hf`` and ``episodes``
+    formats (:mod:`emukit.exporters`) are written beside ``pairs.jsonl`` from its rows, split by ``eval_seed``
+    when given. Every row carries the pair's ``built_on``."""
     from emukit.exporters import FORMATS, writer
 
     if fmt not in ("jsonl", "parquet", *FORMATS):
@@ -142,7 +145,8 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
     out.mkdir(parents=True, exist_ok=True)
     copier = ArtifactCopier(store, out)
     backfill = _Backfill()
-    rows = [pair_json(backfill(p), copier) for p in store.pairs(selected(family))
+    rows = [pair_json(backfill(p), copier)
+            for p in store.pairs(selected(family), kinds=kinds, app_builds=app_builds)
             if seed is None or p.seed == seed]
     rows.sort(key=lambda r: r["pair_id"])
     files = []

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from emukit.actions import Action
 from emukit.families import Family
+from emukit.provenance import BuiltOn
 
 BranchName = Literal["A", "B"]
 CRITERIA = ("stable_boundary", "observation_match", "state_differs", "outcome_differs", "validator_pass")
@@ -108,6 +109,9 @@ class PairRecord(BaseModel):
     #: neutral moves (a tap on the status bar) at the start of each branch's history, padding the shorter
     #: branch to its sibling's length (empty in records built before padding)
     padding: dict[BranchName, int] = Field(default_factory=dict)
+    #: the device the pair was built on and the builds of the apps its template touched, read on the device
+    #: (:class:`emukit.provenance.BuiltOn`); kind "unknown" in records built before it was kept
+    built_on: BuiltOn = Field(default_factory=BuiltOn.unknown)
 
 
 class Rejection(BaseModel):

@@ -429,6 +429,7 @@ def build_template(out: Path, server: Any, *, names: list[str] | None = None,
         VirtualDeviceProcess,
         free_adb_ports,
     )
+    from emukit.provenance import DEFAULT_VIRTUAL_MODE
     from emukit.screens import DEFAULT_SCREEN
     from emukit.settings import vdevice_port_base
 
@@ -451,7 +452,7 @@ def build_template(out: Path, server: Any, *, names: list[str] | None = None,
         finally:
             proc.stop()
         shutil.copytree(work / "device" / "snapshots", work / "template" / "snapshots", symlinks=True)
-        manifest = {"format": TEMPLATE_FORMAT, "mode": "deterministic", "screen": list(screen or DEFAULT_SCREEN),
+        manifest = {"format": TEMPLATE_FORMAT, "mode": DEFAULT_VIRTUAL_MODE, "screen": list(screen or DEFAULT_SCREEN),
                     "snapshots": {CLEAN_SNAPSHOT: None, **{s.name: spec_digest(s) for s in specs}},
                     "emukit": __version__}
         (work / "template" / TEMPLATE_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))

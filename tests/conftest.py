@@ -205,6 +205,7 @@ class BuiltStore:
 
 def _build_store(data: Path, device_pool, adb_server: AdbServer) -> None:
     from emukit.builder.run import BuildOptions, build_pairs
+    from emukit.workers import DeviceRequest
     from emukit.export import export_pairs
     from emukit.families import FAMILIES
     from emukit.store import Store
@@ -217,7 +218,8 @@ def _build_store(data: Path, device_pool, adb_server: AdbServer) -> None:
         runs.append((load_templates(names=list(BuiltStore.SEED1_TEMPLATES)), 1))
         for templates, seed in runs:
             runner = build_pairs(BuildOptions(templates=templates, count_per_family=len(templates), seed=seed,
-                                              data_dir=data, serials=serials, adb_port=adb_server.port))
+                                              data_dir=data, devices=DeviceRequest(serials=tuple(serials)),
+                                              adb_port=adb_server.port))
             assert runner.total_done == len(templates), runner.errors
     finally:
         for proc in devices:

@@ -36,6 +36,7 @@ def main() -> int:
     from emukit.tasks.files import load_task, save_task
     from emukit.tasks.schema import Provenance
     from emukit.workers import one_device
+    from emukit.workers import DeviceRequest
 
     os.environ["ANDROID_ADB_SERVER_PORT"] = str(free_port())
     shipped = load_task(ROOT / "tasks" / "code_to_new_note_01.yaml")
@@ -44,7 +45,7 @@ def main() -> int:
     task = load_task(folder / "bench_task.yaml")
     fields = {"type", "x", "y", "x2", "y2", "text", "key", "duration_ms"}
     samples: dict[str, list[float]] = {"action": [], "poll": [], "review": [], "undo 1 (replays the rest)": []}
-    with one_device(None, home / "data") as device:
+    with one_device(DeviceRequest(), home / "data") as device:
         app = AnnotateApp(device, task, tasks_folder=folder, annotator="bench", poll_interval_s=0.0)
         app.start()
         server, _ = start_server(app)

@@ -39,10 +39,11 @@ def main() -> int:
     from emukit.device.adbserver import AdbServer
     from emukit.templates import load_templates
     from emukit.workers import default_device_count
+    from emukit.workers import DeviceRequest
 
     devices = args.devices or default_device_count()
     options = BuildOptions(templates=load_templates(family=args.family), count_per_family=args.count,
-                           data_dir=home / "data", devices=devices, adb_port=port)
+                           data_dir=home / "data", devices=DeviceRequest(count=devices), adb_port=port)
     try:
         runner = build_pairs(options)
     finally:

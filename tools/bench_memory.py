@@ -143,13 +143,14 @@ def main() -> int:
     port = free_port()
     os.environ["ANDROID_ADB_SERVER_PORT"] = str(port)
     from emukit.builder.run import BuildOptions, prepare_build
+    from emukit.workers import DeviceRequest, EmbeddedDevices
     from emukit.device.adbserver import AdbServer
     from emukit.templates import load_templates
 
     per_family = math.ceil(args.pairs * args.devices / 4)
     options = BuildOptions(templates=load_templates(family="all"), count_per_family=per_family,
-                           data_dir=home / "data", devices=args.devices, adb_port=port,
-                           vdevice_mode=args.mode)
+                           data_dir=home / "data", devices=DeviceRequest(count=args.devices, embedded=EmbeddedDevices(mode=args.mode)),
+                           adb_port=port)
     traces: dict[str, DeviceTrace] = {}
     stop = threading.Event()
     t0 = time.monotonic()

@@ -44,6 +44,7 @@ from emukit.tasks import annotations as notes
 from emukit.tasks.files import save_task, screens_dir
 from emukit.tasks.schema import Task
 from emukit.tasks.session import TaskSession
+from emukit.tasks.verify import task_packages
 from emukit.workers import DeviceContext
 
 if TYPE_CHECKING:
@@ -601,7 +602,7 @@ class AnnotateApp:
             a = notes.add_annotation(self.folder, self.task, annotator=self.annotator, verdict=verdict,
                                      trajectory=self.session.trajectory,
                                      milestone_steps=self.session.tracker.reached_at, note=note, run=self.run,
-                                     review=review)
+                                     review=review, built_on=self.device.facts.built_on(task_packages(self.task)))
         except (ConfigError, OSError) as exc:
             raise self._refuse(500, f"saving the annotation of task {self.task.id} in {self.folder} failed: "
                                     f"{exc}") from None

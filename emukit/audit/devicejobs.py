@@ -32,13 +32,13 @@ class DeviceRun(Generic[R]):
 
 
 def run_on_devices(jobs: Sequence[J], work: Callable[[DeviceContext, J], R], *, data_dir: Path,
-                   devices: int | None = None, serials: list[str] | None = None, adb_port: int = 5037,
-                   vdevice_mode: str = "deterministic", failed: Callable[[R], bool] = lambda _r: False,
+                   devices: DeviceRequest | None = None, adb_port: int = 5037,
+                   failed: Callable[[R], bool] = lambda _r: False,
                    on_result: Callable[[J, R], None] | None = None, attached_first: bool = False) -> DeviceRun[R]:
-    """``work(device, job)`` for every job, spread over the devices: the ``serials``, else ``devices`` embedded
-    virtual devices (default 1; with ``attached_first`` and no ``devices``: every attached device, else as many
-    embedded ones as :func:`emukit.workers.default_device_count`). When ``failed(result)`` is true and the
-    device no longer answers, the device is given up (the pool replaces it)."""
+    """``work(device, job)`` for every job, spread over the devices ``devices`` asks for: its serials, else its
+    count of embedded virtual devices (default 1; with ``attached_first`` and no count: every attached device,
+    else as many embedded ones as :func:`emukit.workers.default_device_count`). When ``failed(result)`` is true
+    and the device no longer answers, the device is given up (the pool replaces it)."""
     run: DeviceRun[R] = DeviceRun([None] * len(jobs))
     if not jobs:
         return run
@@ -62,12 +62,12 @@ def run_on_devices(jobs: Sequence[J], work: Callable[[DeviceContext, J], R], *, 
         with lock:
             run.errors.append(f"device pool: {exc}")
 
-    embedded = devices if attached_first else (devices or 1)
-    request = DeviceRequest(data_dir=Path(data_dir), devices=None if serials else embedded,
-                            serials=list(serials or []), vdevice_mode=vdevice_mode)
+    request = devices or DeviceRequest()
+    if not attached_first and not request.serials and request.count is None:
+        request = request.model_copy(update={"count": 1})
     server = AdbServer(adb_port)
     server.start()
-    pool, workers = make_pool(request, server)
+    pool, workers = make_pool(request, server, Path(data_dir))
     t0 = time.monotonic()
     try:
         pool.start()

@@ -33,13 +33,14 @@ import yaml
 
 from emukit.actions import Element
 from emukit.apps.registry import package_of
-from emukit.apps.selectors import SelectorTable, table
+from emukit.apps.selectors import SelectorTable, table, table_for
 from emukit.builder import outcomes as outcome_reading
 from emukit.builder.pair import request_hashes
 from emukit.builder.validate import outcomes_differ, states_differ, validate_branch
 from emukit.errors import ConfigError
 from emukit.families import FAMILIES, selected, unit
 from emukit.hierarchy import elements_of
+from emukit.provenance import BuiltOn
 from emukit.records import CRITERIA, BranchRecord, Observation, PairRecord
 from emukit.store import ArtifactError, Store
 from emukit.store.convert import HIERARCHY_EXT, SCREENSHOT_EXT
@@ -64,20 +65,41 @@ def elements_from_xml(xml: str) -> list[Element]:
 
 
 def pinned_table(app: str) -> SelectorTable:
-    """The pinned build's selector table of ``app`` (stored pairs are re-read with it)."""
+    """The pinned build's selector table of ``app`` (pairs that recorded no app builds are re-read with it)."""
     return table(package_of(app))
 
 
+def recorded_tables(built_on: BuiltOn) -> Callable[[str], SelectorTable]:
+    """The selector tables a pair is re-read with: for each app, the table of the build the pair recorded
+    (its versionCode, else the recorded API level for an app shipped in the image); the pinned table for a pair
+    that recorded nothing (stored before builds were kept) or did not record that app. ConfigError when the
+    recorded build has no table (a build emukit was never taught)."""
+    if not built_on.known:
+        return pinned_table
+
+    def tables(app: str) -> SelectorTable:
+        package = package_of(app)
+        build = built_on.apps.get(package)
+        if build is None:
+            return table(package)
+        return table_for(package, version_code=build.version_code, sdk=built_on.api_level)
+
+    return tables
+
+
 def outcome_from_xml(family: str, spec: dict[str, Any], xml: str, stored_outcome: dict[str, Any] | None = None,
-                     stored_evidence: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+                     stored_evidence: dict[str, Any] | None = None, built_on: BuiltOn | None = None,
+                     ) -> tuple[dict[str, Any], dict[str, Any]]:
     """(outcome, evidence) of the shared action, read from the next-observation hierarchy alone.
 
-    The same readings as :func:`emukit.builder.outcomes.read_outcome` (with the pinned builds' selector
-    tables); the only parts that came from a device probe at build time (Ordered Collection: the collection
-    type and the database order after the action) are taken from the stored outcome/evidence, so what the
-    surface shows is still re-read from the XML.
+    The same readings as :func:`emukit.builder.outcomes.read_outcome`, with the selector tables of the app
+    builds the pair recorded (:func:`recorded_tables`; the pinned builds' when ``built_on`` is None or unknown);
+    the only parts that came from a device probe at build time (Ordered Collection: the collection type and the
+    database order after the action) are taken from the stored outcome/evidence, so what the surface shows is
+    still re-read from the XML.
     """
-    return outcome_reading.stored_outcome(family, spec, xml, pinned_table, stored_outcome, stored_evidence)
+    tables = recorded_tables(built_on) if built_on is not None else pinned_table
+    return outcome_reading.stored_outcome(family, spec, xml, tables, stored_outcome, stored_evidence)
 
 
 # ------------------------------------------------------------------------------------------ templates
@@ -138,6 +160,7 @@ class PairCheck:
     family: str
     template: str
     problems: list[tuple[str, str]] = field(default_factory=list)  # (check, message)
+    built_on: BuiltOn = field(default_factory=BuiltOn.unknown)
 
     @property
     def ok(self) -> bool:
@@ -164,7 +187,7 @@ def check_pair(store: Store, pair: PairRecord, template: Template | None,
                verified: dict[tuple[str, str], str | None] | None = None) -> PairCheck:
     """Re-check one stored pair from its artifacts (see the module docstring for the checks). ``verified``
     caches artifact verdicts across pairs (sha, ext) -> error or None."""
-    result = PairCheck(pair.pair_id, pair.family, pair.template)
+    result = PairCheck(pair.pair_id, pair.family, pair.template, built_on=pair.built_on)
     verified = {} if verified is None else verified
     hashed: dict[tuple[str, str], dict[str, str]] = {}  # request hashes are a pure function of (PNG, action)
     branches = pair.branches
@@ -254,8 +277,9 @@ def check_pair(store: Store, pair: PairRecord, template: Template | None,
             result.add("outcome", f"branch {name}: next-observation hierarchy cannot be read")
             continue
         try:
-            outcome, evidence = outcome_from_xml(pair.family, spec, xml.decode(), br.outcome, br.outcome_evidence)
-        except (ET.ParseError, ValueError) as exc:
+            outcome, evidence = outcome_from_xml(pair.family, spec, xml.decode(), br.outcome, br.outcome_evidence,
+                                                 built_on=pair.built_on)
+        except (ET.ParseError, ValueError, ConfigError) as exc:
             result.add("outcome", f"branch {name}: cannot read the outcome from the hierarchy: {exc}")
             continue
         reread[name] = outcome
@@ -315,12 +339,29 @@ class ReleaseReport:
         row = self.by_family().get(family, {"pairs": 0, "fail": 0})
         return row["fail"] == 0 and all(c.ok for c in self.coverage if c.family == family)
 
+    def by_built_on(self) -> list[tuple[BuiltOn, int, int]]:
+        """(provenance without serial, pairs, failing pairs) for each device kind, system build and set of app
+        builds the audited pairs were built on, most pairs first: what a release mixes."""
+        counts: Counter[str] = Counter()
+        failing: Counter[str] = Counter()
+        seen: dict[str, BuiltOn] = {}
+        for p in self.pairs:
+            built_on = p.built_on.model_copy(update={"serial": ""})
+            key = built_on.model_dump_json()
+            seen.setdefault(key, built_on)
+            counts[key] += 1
+            failing[key] += 0 if p.ok else 1
+        return [(seen[key], n, failing[key]) for key, n in counts.most_common()]
+
 
 def audit_release(store: Store, *, templates_folder: Path | list[Path] | None = None, family: str | None = None,
                   templates: list[str] | None = None,
-                  on_pair: Callable[[PairCheck], None] | None = None) -> ReleaseReport:
+                  on_pair: Callable[[PairCheck], None] | None = None, kinds: tuple[str, ...] = (),
+                  app_builds: tuple[tuple[str, int], ...] = ()) -> ReleaseReport:
     """Run the release audit over the stored pairs (optionally one family and/or some templates: then only
-    those declared templates must be present)."""
+    those declared templates must be present; optionally only the pairs built on ``kinds`` of device with
+    ``app_builds``: :func:`emukit.provenance.selects`). Each pair is re-read with the selector tables of the
+    app builds it recorded."""
     fam = selected(family)
     declared_by = declared_templates()
     resolver = TemplateResolver(store, templates_folder)
@@ -346,7 +387,7 @@ def audit_release(store: Store, *, templates_folder: Path | list[Path] | None = 
             coverage.append(TemplateCoverage(name, family_of, True, name in in_folder, 0))
     checks: list[PairCheck] = []
     verified: dict[tuple[str, str], str | None] = {}
-    for pair in store.pairs(fam):
+    for pair in store.pairs(fam, kinds=kinds, app_builds=app_builds):
         if templates and pair.template not in templates:
             continue
         result = check_pair(store, pair, resolver.get(pair.template, pair.template_hash), verified)

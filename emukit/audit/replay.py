@@ -11,9 +11,10 @@ again on a device from what the export records, and nothing else (no template is
 5. the recorded ``shared_steps`` (a temporal pair's wait and shade pull included), the next observation, and
    the outcome read with ``entity.outcome_probe``.
 
-A branch reproduces when the state and the outcome equal the exported ones and, unless ``semantic_only``
-(a device whose clock runs: a hardware-like virtual device or a real AVD, where a time on the screen can
-differ), every observation is byte-identical to the exported artifact. This is what a researcher checks to
+A branch reproduces when the state and the outcome equal the exported ones and, unless ``semantic_only`` or
+either device's clock runs, every observation is byte-identical to the exported artifact. Whether a clock runs
+is read from the pair's recorded device kind (``built_on.kind``) and from the replaying device itself
+(:func:`compares_observations`): a hardware-like virtual device, a real AVD or a phone shows times that differ. This is what a researcher checks to
 trust that a pair's history is complete: everything that made its hidden state is in the export.
 """
 
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from emukit.actions import Action
 from emukit.audit.devicejobs import run_on_devices
 from emukit.builder.outcomes import read_outcome
@@ -36,8 +39,9 @@ from emukit.evaluate.pairs import PairLoadError, parse_action
 from emukit.hashing import artifact_sha
 from emukit.jsonl import read_objects
 from emukit.probes import probe
+from emukit.provenance import BuiltOn
 from emukit.snapshots import CONTENT_KEYS, fingerprint_differences
-from emukit.workers import DeviceContext
+from emukit.workers import DeviceContext, DeviceRequest
 
 BRANCHES = ("A", "B")
 
@@ -61,6 +65,7 @@ class ExportedBranch:
     shared_steps: list[Action]
     next_observation: tuple[str, str]
     outcome: dict[str, Any]
+    built_on: BuiltOn = field(default_factory=BuiltOn.unknown)
 
     @property
     def key(self) -> str:
@@ -77,6 +82,9 @@ class BranchReplay:
     observations: int = 0  # observations compared (history, boundary, next)
     observations_same: int = 0
     seconds: float = 0.0
+    #: why the observations were not compared (None: they were): ``--semantic-only``, or a recorded or
+    #: replaying device whose clocks run (:func:`compares_observations`)
+    semantic_because: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -134,6 +142,10 @@ def branches_of(line: Mapping[str, Any], where: str) -> list[ExportedBranch]:
         raise PairLoadError(f"{where}.entity: no outcome_probe (the pair's template changed before it was exported)")
     if not isinstance(line["hidden_setup"], list):
         raise PairLoadError(f"{where}.hidden_setup: expected a list of steps")
+    try:
+        built_on = BuiltOn.model_validate(line.get("built_on") or {})
+    except ValidationError as exc:
+        raise PairLoadError(f"{where}.built_on: {exc.errors()[0]['msg']}") from None
     out = []
     for name in BRANCHES:
         raw = line["branches"].get(name) if isinstance(line["branches"], Mapping) else None
@@ -153,8 +165,25 @@ def branches_of(line: Mapping[str, Any], where: str) -> list[ExportedBranch]:
             outcome_probe=dict(entity["outcome_probe"]), history=history,
             boundary=_obs(raw["boundary_observation"], f"{bw}.boundary_observation"), state=dict(raw["state"]),
             shared_steps=[parse_action(a, f"{bw}.shared_steps[{i}]") for i, a in enumerate(raw["shared_steps"])],
-            next_observation=_obs(raw["next_observation"], f"{bw}.next_observation"), outcome=dict(raw["outcome"])))
+            next_observation=_obs(raw["next_observation"], f"{bw}.next_observation"), outcome=dict(raw["outcome"]),
+            built_on=built_on))
     return out
+
+
+#: the device kinds whose screens are a function of their inputs alone (no running clock): only between two
+#: of these are a replay's observations expected to equal the recorded ones byte for byte; "unknown" (a pair
+#: exported before kinds were recorded) keeps the comparison it always had
+EXACT_KINDS = ("virtual-deterministic", "unknown")
+
+
+def compares_observations(recorded: BuiltOn, replaying: BuiltOn) -> str | None:
+    """None when a replay on ``replaying`` can be compared with a branch recorded on ``recorded`` observation
+    by observation; else why not (a clock runs on one of them: real AVDs, phones, hardware-mode devices)."""
+    if recorded.kind not in EXACT_KINDS:
+        return f"recorded on a {recorded.kind} device"
+    if replaying.kind != "virtual-deterministic":
+        return f"replayed on a {replaying.kind} device"
+    return None
 
 
 def load_branches(export: Path, *, pairs: list[str] | None = None, family: str | None = None,
@@ -259,7 +288,9 @@ def replay_branch(device: DeviceContext, branch: ExportedBranch, *, semantic_onl
         return replay
     finally:
         replay.seconds = time.monotonic() - t0
-    if not semantic_only:
+    replay.semantic_because = ("--semantic-only" if semantic_only
+                               else compares_observations(branch.built_on, device.facts.base()))
+    if replay.semantic_because is None:
         _compare(replay, observed)
     if state != branch.state:
         replay.problems.append(f"state {state} != exported {branch.state}")
@@ -269,11 +300,11 @@ def replay_branch(device: DeviceContext, branch: ExportedBranch, *, semantic_onl
 
 
 def audit_replay(export: Path, *, data_dir: Path, pairs: list[str] | None = None, family: str | None = None,
-                 limit: int | None = None, per_template: int | None = None, semantic_only: bool = False, devices: int | None = None,
-                 serials: list[str] | None = None, adb_port: int = 5037, vdevice_mode: str = "deterministic",
+                 limit: int | None = None, per_template: int | None = None, semantic_only: bool = False,
+                 devices: DeviceRequest | None = None, adb_port: int = 5037,
                  on_replay: Callable[[BranchReplay], None] | None = None) -> ReplayReport:
-    """Replay the selected exported branches on ``serials``, else on ``devices`` (default 1) fresh embedded
-    virtual devices, and report each branch."""
+    """Replay the selected exported branches on the devices ``devices`` asks for (default: one fresh embedded
+    virtual device), and report each branch."""
     branches = load_branches(Path(export), pairs=pairs, family=family, limit=limit, per_template=per_template)
 
     checked: dict[tuple[str, str], list[str]] = {}  # (serial, snapshot) -> differences; one device per thread
@@ -281,8 +312,8 @@ def audit_replay(export: Path, *, data_dir: Path, pairs: list[str] | None = None
     def work(device: DeviceContext, branch: ExportedBranch) -> BranchReplay:
         return replay_branch(device, branch, semantic_only=semantic_only, checked=checked)
 
-    run = run_on_devices(branches, work, data_dir=Path(data_dir), devices=devices, serials=serials,
-                         adb_port=adb_port, vdevice_mode=vdevice_mode, failed=lambda r: bool(r.problems),
+    run = run_on_devices(branches, work, data_dir=Path(data_dir), devices=devices,
+                         adb_port=adb_port, failed=lambda r: bool(r.problems),
                          on_result=lambda _b, r: on_replay(r) if on_replay else None)
     done = [r for r in run.results if r is not None]
     errors = list(run.errors)

@@ -26,7 +26,7 @@ from emukit.records import PairRecord
 from emukit.store import Store
 from emukit.templates.sampler import substitute
 from emukit.templates.schema import Template
-from emukit.workers import DeviceContext
+from emukit.workers import DeviceContext, DeviceRequest
 
 
 def select_pairs(store: Store, *, per_template: int = 1, family: str | None = None,
@@ -133,15 +133,14 @@ def replay_branch(device: DeviceContext, pair: PairRecord, template: Template, b
 
 
 def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repeats: int = 3,
-                    devices: int | None = None, serials: list[str] | None = None, adb_port: int = 5037,
+                    devices: DeviceRequest | None = None, adb_port: int = 5037,
                     family: str | None = None, templates: list[str] | None = None,
                     templates_folder: Path | list[Path] | None = None,
-                    on_replay: Callable[[BranchStability, Replay], None] | None = None,
-                    vdevice_mode: str = "deterministic") -> StabilityReport:
+                    on_replay: Callable[[BranchStability, Replay], None] | None = None) -> StabilityReport:
     """Replay the selected pairs' branches ``repeats`` times each (see the module docstring).
 
-    Devices: the attached ``serials`` if given, else ``devices`` (default 1) embedded virtual devices started
-    fresh (wiped) for the audit and stopped afterwards.
+    Devices: what ``devices`` asks for: its attached serials if given, else its count (default 1) of embedded
+    virtual devices started fresh (wiped) for the audit and stopped afterwards.
     """
     if repeats < 1 or per_template < 1:
         raise EmukitError("--repeats and --per-template must be at least 1")
@@ -175,8 +174,8 @@ def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repe
             on_replay(entry, replay)
 
     lock = threading.Lock()
-    run = run_on_devices(jobs, work, data_dir=Path(data_dir), devices=devices, serials=serials, adb_port=adb_port,
-                         vdevice_mode=vdevice_mode, failed=lambda replay: bool(replay.problems), on_result=done)
+    run = run_on_devices(jobs, work, data_dir=Path(data_dir), devices=devices, adb_port=adb_port,
+                         failed=lambda replay: bool(replay.problems), on_result=done)
     report.errors += run.errors
     report.wall_s = run.wall_s
     return report

@@ -41,7 +41,7 @@ from emukit.hashing import artifact_sha
 from emukit.jsonl import read_objects
 from emukit.templates import load_template, template_folders
 from emukit.templates.schema import Template
-from emukit.workers import DeviceContext
+from emukit.workers import DeviceContext, DeviceRequest
 
 #: what a row must hold to be executed again and compared
 REQUIRED = ("trajectory_id", "suite", "family", "template", "template_hash", "params", "seed", "slot", "attempt",
@@ -412,19 +412,19 @@ class SuiteReplayReport:
 def audit_suite_replay(source: Path, *, data_dir: Path, family: str | None = None,
                        trajectories: list[str] | None = None, per_template: int | None = None,
                        limit: int | None = None, semantic_only: bool = False, templates: list[Path] | None = None,
-                       devices: int | None = None, serials: list[str] | None = None, adb_port: int = 5037,
-                       vdevice_mode: str = "deterministic", attempt_timeout_s: float = 60.0,
+                       devices: DeviceRequest | None = None, adb_port: int = 5037,
+                       attempt_timeout_s: float = 60.0,
                        on_replay: Callable[[TrajectoryReplay], None] | None = None) -> SuiteReplayReport:
-    """Execute the selected stored trajectories of ``source`` again on ``serials``, else on ``devices``
-    (default 1) fresh embedded virtual devices, and compare each with its row."""
+    """Execute the selected stored trajectories of ``source`` again on the devices ``devices`` asks for
+    (default: one fresh embedded virtual device), and compare each with its row."""
     stored = load_trajectories(Path(source), family=family, trajectories=trajectories, per_template=per_template,
                                limit=limit, templates=templates)
 
     def work(device: DeviceContext, item: StoredTrajectory) -> TrajectoryReplay:
         return replay_trajectory(device, item, semantic_only=semantic_only, attempt_timeout_s=attempt_timeout_s)
 
-    run = run_on_devices(stored, work, data_dir=Path(data_dir), devices=devices, serials=serials,
-                         adb_port=adb_port, vdevice_mode=vdevice_mode, failed=lambda r: not r.ok,
+    run = run_on_devices(stored, work, data_dir=Path(data_dir), devices=devices,
+                         adb_port=adb_port, failed=lambda r: not r.ok,
                          on_result=lambda _t, r: on_replay(r) if on_replay else None)
     done = [r for r in run.results if r is not None]
     errors = list(run.errors)

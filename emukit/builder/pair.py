@@ -16,6 +16,7 @@ from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import Driver
 from emukit.errors import DeviceError, EmukitError
 from emukit.probes import probe
+from emukit.provenance import BuiltOn
 from emukit.records import (
     BranchRecord,
     Observation,
@@ -100,6 +101,8 @@ class PairContext:
     padding: dict[str, int] = field(default_factory=dict)
     #: steps each recorded branch recorded before its convergence steps, padding included
     branch_steps: dict[str, int] = field(default_factory=dict)
+    #: the device the attempt ran on and the builds of the apps the template touches
+    built_on: BuiltOn = field(default_factory=BuiltOn.unknown)
 
     @property
     def pair_id(self) -> str:
@@ -369,7 +372,8 @@ def assemble_pair(ctx: PairContext, branches: dict[str, BranchRecord], artifacts
                       request_hashes=hashes_a, branches={"A": a, "B": b}, validation=validation,
                       device=device, attempt=ctx.attempt, entity=pair_entity(ctx),
                       hidden_setup=ctx.sub(t.setup), base_fingerprint=dict(ctx.base_fingerprint),
-                      roles=dict(ctx.roles), padding=dict(ctx.padding))  # type: ignore[arg-type]
+                      roles=dict(ctx.roles), padding=dict(ctx.padding),  # type: ignore[arg-type]
+                      built_on=ctx.built_on)
 
 
 def pair_entity(ctx: PairContext) -> dict[str, Any]:

@@ -24,10 +24,12 @@ from emukit.builder.pair import (
     branch_roles,
     run_branches,
 )
+from emukit.builder.touched import template_packages
 from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.pool import DevicePool
 from emukit.errors import ConfigError, DeviceError
+from emukit.provenance import BuiltOn, mismatch
 from emukit.records import Rejection
 from emukit.store import Store
 from emukit.templates.sampler import rng_for, sample_params
@@ -84,6 +86,7 @@ class TemplateProgress:
     accepted_now: int = 0
     attempted_now: int = 0
     rejected_now: Counter = field(default_factory=Counter)
+    blocked: str | None = None  # why no more of this template is built (its store holds other builds)
 
     @property
     def remaining(self) -> int:
@@ -102,22 +105,15 @@ class BuildOptions:
     seed: int = 0
     data_dir: Path = Path("data")
     db_url: str | None = None
-    devices: int | None = None
-    serials: list[str] = field(default_factory=list)
+    devices: DeviceRequest = field(default_factory=DeviceRequest)  # which devices, how many, embedded kind
     max_attempts: int = 3
     adb_port: int = 5037
     attempt_timeout_s: float = 60.0  # a device that does not finish an attempt in time is given up on
-    vdevice_screen: tuple[int, int, int] | None = None  # display (w, h, dpi) of the embedded virtual devices
-    vdevice_mode: str = "deterministic"  # behaviour of the embedded virtual devices (VDEVICE_MODES)
     artifacts_dir: Path | None = None  # artifact root (default $EMUKIT_ARTIFACTS, else DATA_DIR/artifacts)
     share_work: bool | None = None  # take work from the store's job queue (default: when the store is PostgreSQL)
     queue_heartbeat_s: float = 30.0  # a sharing builder silent this long loses its jobs to the others
-
-
-    def device_request(self) -> DeviceRequest:
-        """The devices this build asked for."""
-        return DeviceRequest(data_dir=self.data_dir, devices=self.devices, serials=list(self.serials),
-                             vdevice_mode=self.vdevice_mode, vdevice_screen=self.vdevice_screen)
+    #: store pairs built on another device kind or other app builds beside the pairs a request already holds
+    allow_mixed: bool = False
 
 
 SNAPSHOT_TIMEOUT_FACTOR = 5  # building a base snapshot may take this many attempt timeouts
@@ -146,6 +142,7 @@ class PairRunner:
         self.errors: list[str] = []
         self.timings: list[dict[str, float]] = []
         self.stored_by_device: Counter[str] = Counter()  # pairs this run stored, by the serial that built them
+        self._stored_on: dict[str, BuiltOn] = {}  # template -> provenance of the request's stored pairs
 
     @property
     def total_wanted(self) -> int:
@@ -159,7 +156,8 @@ class PairRunner:
         """(template progress, slot, attempt) of the next attempt, or None when nothing is left."""
         with self.lock:
             while True:
-                candidates = [tp for tp in self.progress.values() if tp.remaining - len(tp.in_flight) > 0]
+                candidates = [tp for tp in self.progress.values()
+                              if tp.remaining - len(tp.in_flight) > 0 and tp.blocked is None]
                 if not candidates:
                     if any(tp.in_flight for tp in self.progress.values()):
                         # attempts still on devices or being checked may come back rejected: wait for them
@@ -201,6 +199,9 @@ class PairRunner:
         try:
             with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * limit, f"base snapshot {t.base_snapshot}"):
                 device.ensure_snapshot(t.base_snapshot)
+                ctx.built_on = device.facts.built_on(template_packages(t))
+            if not self.options.allow_mixed and self._mixed(tp, ctx):
+                return None
             ctx.base_fingerprint = device.built_fingerprint(t.base_snapshot)
             with driver.deadline(limit, f"{t.name} slot {slot} attempt {attempt}"):
                 branches, artifacts = run_branches(device, ctx)
@@ -214,6 +215,27 @@ class PairRunner:
                 raise DeviceError(rej.detail) from rej
             return None
         return ctx, branches, artifacts
+
+    def _mixed(self, tp: TemplateProgress, ctx: PairContext) -> bool:
+        """True (the template's work stops, with an error naming both builds) when the store already holds pairs
+        of this request built on another device kind or other app builds than this device has."""
+        t = tp.template
+        stored = self._stored_on.get(t.name)
+        if stored is None:
+            stored = self.store.stored_built_on(t.name, self.options.seed)
+            if stored is None:
+                return False
+            self._stored_on[t.name] = stored
+        why = mismatch(stored, ctx.built_on)
+        if why is None:
+            return False
+        with self.lock:
+            if tp.blocked is None:
+                tp.blocked = (f"{t.name} (seed {self.options.seed}): this device ({ctx.built_on.serial}) is "
+                              f"{why}; pairs of one request must come from one device kind and one set of app "
+                              "builds: build into another store (--data-dir/--db), or give --allow-mixed")
+                self.errors.append(tp.blocked)
+        return True
 
     def _attempt(self, device: DeviceContext, tp: TemplateProgress, slot: int, attempt: int) -> bool:
         """Run the device part of one attempt and hand the rest to the finisher; True when the finisher now
@@ -252,7 +274,7 @@ class PairRunner:
             self._reject(tp, slot, ctx, rej, device)
             return False
         t0 = time.perf_counter()
-        added = self.store.add_pair(record, slot, artifacts.blobs)
+        added = self.store.add_pair(record, slot, artifacts.blobs, allow_mixed=self.options.allow_mixed)
         store_ms = (time.perf_counter() - t0) * 1000
         with self.lock:
             tp.attempted_now += 1
@@ -320,19 +342,6 @@ def check_options(options: BuildOptions) -> None:
         raise ConfigError(f"--max-attempts must be at least 1, got {options.max_attempts}")
     if options.attempt_timeout_s <= 0:
         raise ConfigError(f"--attempt-timeout must be positive, got {options.attempt_timeout_s}")
-    if options.devices is not None and options.devices < 1:
-        raise ConfigError(f"--devices must be at least 1, got {options.devices}")
-    if options.vdevice_screen is not None:
-        from emukit.screens import check_screen
-
-        try:
-            check_screen(tuple(options.vdevice_screen))  # type: ignore[arg-type]
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"--vdevice-screen: {exc}") from None
-    from emukit.device.virtual import VDEVICE_MODES
-
-    if options.vdevice_mode not in VDEVICE_MODES:
-        raise ConfigError(f"--vdevice-mode: {options.vdevice_mode!r} is not one of {', '.join(VDEVICE_MODES)}")
     if options.queue_heartbeat_s <= 0:
         raise ConfigError(f"--queue-heartbeat must be positive, got {options.queue_heartbeat_s}")
     if not options.templates:
@@ -403,7 +412,7 @@ def prepare_build(options: BuildOptions, on_progress=None) -> PreparedBuild:
         if (line := runner.describe()) is not None:
             notes.append(line)
         server.start()
-        pool, workers = make_pool(options.device_request(), server, notes.append)
+        pool, workers = make_pool(options.devices, server, options.data_dir, notes.append)
     except BaseException:
         store.close()
         server.release()

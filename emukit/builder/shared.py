@@ -156,6 +156,8 @@ class SharedPairRunner(PairRunner):
             while attempt < self.options.max_attempts:
                 if self._one_attempt(pool, tp, slot, attempt):
                     return True
+                if tp.blocked is not None:  # the store holds this request's pairs from other builds
+                    return False
                 attempt += 1
         with self.lock:
             self.errors.append(f"{name}: pair {k} gave up after slots {list(chain(tp, k))}")

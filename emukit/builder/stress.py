@@ -56,6 +56,7 @@ from emukit.builder.run import SNAPSHOT_TIMEOUT_FACTOR
 from emukit.builder.steps import X_KEYS, Y_KEYS, StepRunner, screen_fraction
 from emukit.builder.stress_model import FamilyTable, Move
 from emukit.builder.stress_tables import HOST_TABLES, STRESS_TABLES, host_table
+from emukit.builder.touched import template_packages
 from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import SELECTOR_KEYS, Driver
@@ -310,11 +311,20 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
         "segment": {"start": n_setting, "length": n_segment, "moves": moves, "interfering": interfering,
                     "distractors": pools},
         "validation": validation, "device": driver.serial,
+        "built_on": device.facts.built_on(trajectory_packages(t, item)).model_dump(mode="json"),
     }
     if item.sink is not None:
         apps = {role: app for role, app in (("producer", producer_app(t)), ("sink", item.sink))}
         row["route"] = {**apps, "builds": route_builds(driver, list(apps.values()))}
     return Trajectory(row, artifacts)
+
+
+def trajectory_packages(template: Template, item: WorkItem) -> tuple[str, ...]:
+    """The packages a trajectory touches: its template's, and the sink app's on a cross-app route."""
+    packages = set(template_packages(template))
+    if item.sink is not None:
+        packages.add(profile_class(item.sink).package)
+    return tuple(sorted(packages))
 
 
 def route_builds(driver: Driver, apps: list[str]) -> dict[str, dict[str, Any]]:
@@ -507,16 +517,13 @@ class SuiteOptions:
     count_per_family: int = 200
     seed: int = 0
     data_dir: Path = Path("data")
-    devices: int | None = None
-    serials: list[str] = field(default_factory=list)
+    devices: DeviceRequest = field(default_factory=DeviceRequest)  # which devices, how many, embedded kind
     max_attempts: int = 3
     adb_port: int = 5037
     attempt_timeout_s: float = 60.0  # see BuildOptions.attempt_timeout_s (a trajectory gets 5x: it loads snapshots)
     depths: tuple[int, ...] = DEPTHS
     levels: tuple[str, ...] = LEVELS
     interference_depth: int = INTERFERENCE_DEPTH
-    vdevice_screen: tuple[int, int, int] | None = None  # see BuildOptions.vdevice_screen
-    vdevice_mode: str = "deterministic"  # see BuildOptions.vdevice_mode
 
 
 def read_suite(data_dir: Path, suite: str, family: str) -> list[dict[str, Any]]:
@@ -665,9 +672,7 @@ class SuiteRunner:
         self._on_progress = on_progress
         server = AdbServer(o.adb_port)
         server.start()
-        request = DeviceRequest(data_dir=o.data_dir, devices=o.devices, serials=list(o.serials),
-                                vdevice_mode=o.vdevice_mode, vdevice_screen=o.vdevice_screen)
-        pool, workers = make_pool(request, server)
+        pool, workers = make_pool(o.devices, server, o.data_dir)
         t0 = time.monotonic()
         try:
             pool.start()

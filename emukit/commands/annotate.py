@@ -22,6 +22,7 @@ def _serve(args: argparse.Namespace) -> None:
     from emukit.annotate import AnnotateApp, AnnotateServer
     from emukit.annotate.queue import TaskQueue
     from emukit.tasks.files import load_tasks
+    from emukit.commands.options import device_request
     from emukit.workers import one_device
 
     console = make_console()
@@ -46,7 +47,7 @@ def _serve(args: argparse.Namespace) -> None:
         raise ConfigError("give the TASK_ID to annotate, or --queue [FILTER] for the next unverified tasks")
     folder = Path(task.source_path).parent  # annotations are saved beside the task file
     resources.check_writable("tasks", Path(task.source_path))
-    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode) as device:
+    with one_device(device_request(args), args.data_dir) as device:
         console.print(f"resetting {task.id} to its initial state on {device.serial}...", highlight=False)
         app = AnnotateApp(device, task, tasks_folder=folder, annotator=annotator, queue=queue)
         app.start()

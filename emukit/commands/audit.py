@@ -12,7 +12,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from emukit.commands.build import default_data_dir
-from emukit.commands.options import add_vdevice_mode
+from emukit.commands.options import (
+    add_built_on_selection,
+    add_vdevice_mode,
+    built_on_selection,
+    device_request,
+)
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 from emukit.families import FAMILY_CHOICES, selected
@@ -35,7 +40,7 @@ def _cmd_release(args: argparse.Namespace) -> int:
     try:
         with Store(args.db, data_dir=args.data_dir) as store:
             report = audit_release(store, templates_folder=args.templates, family=args.family,
-                                   templates=args.template or None)
+                                   templates=args.template or None, **built_on_selection(args))
     except EmukitError as exc:
         print_error(make_console(stderr=True), "emukit audit release", exc)
         return 1
@@ -57,6 +62,19 @@ def _cmd_release(args: argparse.Namespace) -> int:
         table.add_row(family, str(row["pairs"]), str(row["pass"]), str(row["fail"]), checks,
                       _status(report.family_ok(family)))
     console.print(table)
+
+    table = Table(title="release audit: built on (device kind, system build, app builds; read on the device)")
+    for col in ("device kind", "API", "fingerprint", "app builds (versionCode)", "pairs", "fail"):
+        table.add_column(col, justify="right" if col in ("pairs", "fail", "API") else "left")
+    for built_on, n, bad in report.by_built_on():
+        apps = ", ".join(f"{p} {b.version_code if b.version_code is not None else 'absent'}"
+                         for p, b in built_on.apps.items()) or "-"
+        table.add_row(built_on.kind, str(built_on.api_level or "-"), built_on.fingerprint or "-", apps, str(n),
+                      str(bad) if bad else "0")
+    console.print(table)
+    if len({b.kind for b, _n, _bad in report.by_built_on()}) > 1:
+        console.print("[yellow]the audited pairs were built on more than one kind of device: select one with "
+                      "--device-kind[/yellow]")
 
     failing = [p for p in report.pairs if not p.ok]
     for p in failing[: args.show]:
@@ -94,10 +112,9 @@ def _cmd_stability(args: argparse.Namespace) -> int:
     try:
         with Store(args.db, data_dir=args.data_dir) as store:
             report = audit_stability(store, data_dir=args.data_dir, per_template=args.per_template,
-                                     repeats=args.repeats, devices=args.devices, serials=args.device or None,
+                                     repeats=args.repeats, devices=device_request(args),
                                      adb_port=adb_port, family=args.family, templates=args.template or None,
-                                     templates_folder=args.templates, on_replay=on_replay,
-                                     vdevice_mode=args.vdevice_mode)
+                                     templates_folder=args.templates, on_replay=on_replay)
     except EmukitError as exc:
         print_error(err, "emukit audit stability", exc)
         return 1
@@ -158,9 +175,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         report = audit_replay(args.pairs, data_dir=args.data_dir, pairs=args.pair or None, family=args.family,
-                              limit=args.limit, per_template=args.per_template, semantic_only=args.semantic_only, devices=args.devices,
-                              serials=args.device or None, adb_port=adb_port, vdevice_mode=args.vdevice_mode,
-                              on_replay=on_replay)
+                              limit=args.limit, per_template=args.per_template, semantic_only=args.semantic_only,
+                              devices=device_request(args), adb_port=adb_port, on_replay=on_replay)
     except EmukitError as exc:
         print_error(err, "emukit audit replay", exc)
         return 1
@@ -169,7 +185,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         table.add_column(col, justify="right" if col == "observations same" else "left")
     for r in report.branches:
         b = r.branch
-        same = "-" if report.semantic_only else f"{r.observations_same}/{r.observations}"
+        same = f"- ({r.semantic_because})" if r.semantic_because else f"{r.observations_same}/{r.observations}"
         table.add_row(b.family, b.template, b.pair_id, b.branch, same,
                       "differs" if any(p.startswith("state") for p in r.problems) else "same",
                       "differs" if any(p.startswith("outcome") for p in r.problems) else "same", _status(r.ok))
@@ -180,7 +196,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     for e in report.errors:
         console.print(f"[red]{e}[/red]", highlight=False)
     done, total = report.pairs()
-    what = "state and outcome" if report.semantic_only else "every observation, state and outcome"
+    semantic = sum(1 for r in report.branches if r.semantic_because)
+    what = ("state and outcome" if report.semantic_only or semantic == len(report.branches)
+            else "every observation, state and outcome" if not semantic
+            else f"state and outcome; observations of {len(report.branches) - semantic}/{len(report.branches)} "
+                 "branches (the others' devices run their clocks)")
     console.print(f"{done}/{total} pairs reproduced ({what}): {'PASS' if report.ok else 'FAIL'}")
     return 0 if report.ok else 1
 
@@ -206,8 +226,8 @@ def _cmd_replay_suite(args: argparse.Namespace) -> int:
         report = audit_suite_replay(source, data_dir=args.data_dir, family=args.family,
                                     trajectories=args.trajectory or None, per_template=args.per_template,
                                     limit=args.limit, semantic_only=args.semantic_only, templates=args.templates,
-                                    devices=args.devices, serials=args.device or None, adb_port=adb_server_port(),
-                                    vdevice_mode=args.vdevice_mode, on_replay=on_replay)
+                                    devices=device_request(args), adb_port=adb_server_port(),
+                                    on_replay=on_replay)
     except EmukitError as exc:
         print_error(err, "emukit audit replay", exc)
         return 1
@@ -386,7 +406,7 @@ def device_args(q: argparse.ArgumentParser, unit: str) -> None:
     group.add_argument("--devices", type=int, help="start N fresh embedded virtual devices (default 1)")
     group.add_argument("--device", action="append", help="use this attached device instead (repeatable)")
     q.add_argument("--quiet", action="store_true", help=f"no per-{unit} progress lines")
-    add_vdevice_mode(q)
+    add_vdevice_mode(q, pool=True)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -407,6 +427,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rel = asub.add_parser("release", help="re-check every stored pair from its artifacts; template coverage")
     store_args(rel)
     rel.add_argument("--show", type=int, default=20, help="failing pairs to detail (default 20)")
+    add_built_on_selection(rel)
     rel.set_defaults(func=_cmd_release)
 
     stab = asub.add_parser("stability", help="replay selected pairs' branches on fresh devices (seed C.8)")

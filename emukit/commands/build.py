@@ -17,7 +17,7 @@ from rich.progress import (
 from rich.table import Table
 
 from emukit import settings
-from emukit.commands.options import add_vdevice_mode
+from emukit.commands.options import add_vdevice_mode, device_request
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 from emukit.families import FAMILY_CHOICES, SUITES
@@ -26,16 +26,6 @@ from emukit.families import FAMILY_CHOICES, SUITES
 def default_data_dir() -> Path:
     """The data dir when ``--data-dir`` is not given (:func:`emukit.settings.data_dir`)."""
     return settings.data_dir()
-
-
-def _screen_arg(value: str) -> tuple[int, int, int]:
-    """``--vdevice-screen WxH@DPI``."""
-    from emukit.screens import parse_screen
-
-    try:
-        return parse_screen(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _cmd_build_pairs(args: argparse.Namespace) -> int:
@@ -56,13 +46,11 @@ def _cmd_build_pairs(args: argparse.Namespace) -> int:
             return 2
         options = BuildOptions(templates=templates, count_per_family=args.count,
                                allocation=args.allocation, seed=args.seed,
-                               data_dir=args.data_dir, db_url=args.db, devices=args.devices,
-                               serials=args.device or [], max_attempts=args.max_attempts,
-                               adb_port=settings.adb_server_port(),
-                               attempt_timeout_s=args.attempt_timeout, vdevice_screen=args.vdevice_screen,
-                               vdevice_mode=args.vdevice_mode, artifacts_dir=args.artifacts,
+                               data_dir=args.data_dir, db_url=args.db, devices=device_request(args),
+                               max_attempts=args.max_attempts, adb_port=settings.adb_server_port(),
+                               attempt_timeout_s=args.attempt_timeout, artifacts_dir=args.artifacts,
                                share_work=False if args.local_work else None,
-                               queue_heartbeat_s=args.queue_heartbeat)
+                               queue_heartbeat_s=args.queue_heartbeat, allow_mixed=args.allow_mixed)
         build = prepare_build(options)  # every input error is reported here, before any progress is drawn
         for note in build.notes:
             console.print(note, highlight=False, soft_wrap=True)
@@ -162,10 +150,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds one attempt may take on a device (default 60); a device that does not answer "
                         "in time is given up on for that attempt (rejection 'device_timeout', naming the device "
                         "and the step) and relaunched or retired")
-    p.add_argument("--vdevice-screen", type=_screen_arg, default=None, metavar="WxH@DPI",
-                   help="display of the embedded virtual devices this command starts, e.g. 720x1280@320 "
-                        "(default 1080x2400@420); attached devices keep their own")
-    add_vdevice_mode(p)
+    add_vdevice_mode(p, pool=True)
+    p.add_argument("--allow-mixed", action="store_true",
+                   help="store pairs built on another device kind or other app builds beside the pairs of the "
+                        "same template and seed the store already holds (refused by default)")
     p.add_argument("--suite", choices=SUITES,
                    help="build a distribution-shift suite (seed 002 Appendix F) instead of pairs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

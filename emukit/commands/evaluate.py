@@ -207,6 +207,7 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
         write_task_report,
         write_task_results,
     )
+    from emukit.commands.options import device_request
     from emukit.tasks.files import load_tasks
     from emukit.tasks.schema import Task
 
@@ -245,9 +246,8 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
             if not args.quiet:
                 console.print(f"[dim]{task.id}: initial screen {'from the cache' if cached else 'captured'}[/dim]")
 
-        initial = initial_observations(tasks, InitialCache(out / "initial"), device=args.device,
-                                       data_dir=args.data_dir or default_data_dir(), on_task=seen,
-                                       vdevice_mode=args.vdevice_mode)
+        initial = initial_observations(tasks, InitialCache(out / "initial"), devices=device_request(args),
+                                       data_dir=args.data_dir or default_data_dir(), on_task=seen)
         adapter = create_adapter(args.model, cache_dir=out / "cache", concurrency=1, max_retries=args.retries,
                                  timeout_s=args.request_timeout)
         agent = create_agent(args.agent, timeout_s=args.request_timeout) if "agent" in tracks else None

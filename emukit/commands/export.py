@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from emukit.commands.build import default_data_dir
+from emukit.commands.options import add_built_on_selection, built_on_selection
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 from emukit.families import FAMILY_CHOICES, selected
@@ -30,6 +31,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
                       "pool is every seed but --eval-seed)[/red]")
         return 2
     family = selected(args.family)
+    chosen = built_on_selection(args)
+    if args.format == "state-training" and any(chosen.values()):
+        console.print("[red]emukit export: --device-kind and --app-build select pairs for the pair formats, not "
+                      "for --format state-training[/red]")
+        return 2
     try:
         with Store(args.db, data_dir=args.data_dir) as store:
             if args.format == "state-training":
@@ -42,14 +48,15 @@ def _cmd_export(args: argparse.Namespace) -> int:
                                   f"{args.eval_seed}?[/yellow]")
                 return 0
             summary = export_pairs(store, args.out, family=family, fmt=args.format, seed=args.seed,
-                                   eval_seed=args.eval_seed)
+                                   eval_seed=args.eval_seed, **chosen)
     except (EmukitError, OSError, ValueError) as exc:
         print_error(console, "emukit export", exc)
         return 1
     console.print(f"{summary.pairs} pairs and {summary.artifacts} artifacts written to {summary.out} "
                   f"({', '.join(summary.files)})")
     if summary.pairs == 0:
-        console.print("[yellow]no pairs matched (family/seed filters, or an empty store)[/yellow]")
+        console.print("[yellow]no pairs matched (family/seed/device-kind/app-build filters, or an empty "
+                      "store)[/yellow]")
     return 0
 
 
@@ -61,6 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", help="SQLAlchemy URL of the store (default sqlite:///DATA_DIR/emukit.db)")
     p.add_argument("--family", default="all", choices=FAMILY_CHOICES)
     p.add_argument("--seed", type=int, help="only pairs built with this seed (jsonl, parquet)")
+    add_built_on_selection(p)
     from emukit.exporters import FORMATS
 
     p.add_argument("--format", default="jsonl", choices=("jsonl", "parquet", *FORMATS.names(), "state-training"),

@@ -17,6 +17,7 @@ from emukit.builder.stress import (
     SuiteRunner,
     cross_app_templates,
 )
+from emukit.commands.options import device_request
 from emukit.commands.output import print_error
 from emukit.errors import ConfigError, EmukitError
 from emukit.settings import adb_server_port
@@ -35,13 +36,11 @@ def run_suite(args: argparse.Namespace, console: Console) -> int:
     depths = tuple(getattr(args, "depth", None) or DEPTHS)
     levels = tuple(getattr(args, "level", None) or LEVELS)
     options = SuiteOptions(suite=args.suite, templates=templates, count_per_family=args.count, seed=args.seed,
-                           data_dir=args.data_dir, devices=args.devices, serials=args.device or [],
+                           data_dir=args.data_dir, devices=device_request(args),
                            max_attempts=args.max_attempts,
                            adb_port=adb_server_port(),
                            depths=depths, levels=levels,
-                           attempt_timeout_s=getattr(args, "attempt_timeout", None) or 60.0,
-                           vdevice_screen=getattr(args, "vdevice_screen", None),
-                           vdevice_mode=getattr(args, "vdevice_mode", "deterministic"))
+                           attempt_timeout_s=getattr(args, "attempt_timeout", None) or 60.0)
     try:
         if options.count_per_family < 1:
             raise ConfigError(f"--count must be at least 1, got {options.count_per_family}")

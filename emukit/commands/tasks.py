@@ -14,6 +14,7 @@ from emukit.commands.output import make_console, print_error
 from emukit.errors import ConfigError, EmukitError
 
 if TYPE_CHECKING:
+    from emukit.workers import DeviceRequest
     from emukit.tasks.negatives import Negative, NegativeResult
     from emukit.tasks.schema import Task
     from emukit.tasks.verify import VerifyResult
@@ -89,17 +90,14 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def _device_choice(args: argparse.Namespace) -> tuple[list[str], int | None]:
-    """(serials, embedded device count) for a parallel run: the ``--device`` given, else ``--devices N`` embedded
-    virtual devices (``--embedded`` alone: CPU cores + 1); (none, None) leaves the choice to the pool: every
-    attached device, else embedded ones."""
+def _device_choice(args: argparse.Namespace) -> DeviceRequest:
+    """The devices of a parallel run: the ``--device`` given, else ``--devices N`` embedded virtual devices
+    (``--embedded`` alone: CPU cores + 1); neither leaves the choice to the pool: every attached device, else
+    embedded ones."""
+    from emukit.commands.options import device_request
     from emukit.workers import default_device_count
 
-    if args.device:
-        return [args.device], None
-    if args.devices or args.embedded:
-        return [], args.devices or default_device_count()
-    return [], None
+    return device_request(args, embedded_count=default_device_count())
 
 
 def _verify_on_pool(args: argparse.Namespace, tasks: list[Task], negatives: list[tuple[Task, Negative]],
@@ -137,10 +135,9 @@ def _verify_on_pool(args: argparse.Namespace, tasks: list[Task], negatives: list
         return not result.ok if isinstance(result, VerifyResult) else bool(result.problems)
 
     jobs = [("verify", t) for t in tasks] + [("negative", n) for n in negatives]
-    serials, devices = _device_choice(args)
     t0 = time.perf_counter()
-    run = run_on_devices(jobs, work, data_dir=args.data_dir, devices=devices, serials=serials,
-                         adb_port=adb_server_port(), vdevice_mode=args.vdevice_mode, failed=failed,
+    run = run_on_devices(jobs, work, data_dir=args.data_dir, devices=_device_choice(args),
+                         adb_port=adb_server_port(), failed=failed,
                          on_result=lambda job, result: on_result(job[1], result), attached_first=True)
     why = "; ".join(run.errors) or "no device ran it"
     verified = [r if r is not None else unverified(t, f"not verified: {why}")
@@ -148,6 +145,25 @@ def _verify_on_pool(args: argparse.Namespace, tasks: list[Task], negatives: list
     rejected = [r if r is not None else NegativeResult(n[1], [], [], problems=[f"not run: {why}"])
                 for n, r in zip(negatives, run.results[len(tasks):], strict=True)]
     return verified, rejected, time.perf_counter() - t0
+
+
+def _write_verify_report(path: Path, tasks: list[Task], results: list[VerifyResult]) -> None:
+    """``--report FILE``: one JSON object per verified task, with the device it was verified on."""
+    import json
+
+    from emukit.atomicio import write_atomic
+
+    rows = [{"task_id": r.task_id, "ok": r.ok, "steps": r.steps, "budget": r.budget, "expected": r.expected,
+             "reached": r.reached, "problems": r.problems, "wall_s": round(r.wall_s, 3), "device": r.device,
+             "built_on": r.built_on.model_dump(mode="json"), "task_digest": task_digest(t)}
+            for t, r in zip(tasks, results, strict=True)]
+    write_atomic(Path(path), "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows).encode())
+
+
+def task_digest(task: Task) -> str:
+    from emukit.tasks.annotations import task_digest as digest
+
+    return digest(task)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -174,7 +190,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         if args.quiet:
             return
         if isinstance(r, VerifyResult):
-            where = f" on {r.device}" if r.device else ""
+            where = f" on {r.device} ({r.built_on.kind})" if r.device else ""
             console.print(f"{r.task_id}: {'ok' if r.ok else 'FAIL'} ({r.wall_s:.1f} s{where})", highlight=False)
         else:
             console.print(f"{r.negative.task_id} negative {r.negative.kind}: "
@@ -193,6 +209,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                       " ".join(map(str, r.expected)), f"{r.wall_s:.1f}", "; ".join(r.problems))
     console.print(table)
     console.print(f"{len(tasks) - failed}/{len(tasks)} tasks pass in {wall:.1f} s wall", highlight=False)
+    if args.report is not None:
+        _write_verify_report(args.report, tasks, results)
+        console.print(f"report: {args.report}", highlight=False)
     if not negatives:
         return 1 if failed else 0
     neg = Table(title="generated negatives (each must leave a milestone unreached)")
@@ -219,6 +238,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
         save_task,
     )
     from emukit.tasks.verify import record_reference
+    from emukit.commands.options import device_request
     from emukit.workers import one_device
 
     console = make_console()
@@ -226,8 +246,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
     new_folder = resources.writable("tasks", args.tasks_dir)
     by = args.by or f"{getpass.getuser()} (scripted solution)"
     written = 0
-    with one_device(args.device, args.data_dir, vdevice_mode=args.vdevice_mode,
-                    force_embedded=args.embedded) as device:
+    with one_device(device_request(args), args.data_dir, force_embedded=args.embedded) as device:
         for template in templates:
             for task in instances(template, args.count or template.count, args.seed):
                 existing = locate_task(task.id, dirs=args.tasks_dir)
@@ -309,7 +328,7 @@ def _run(fn):
 
 def register(sub: argparse._SubParsersAction) -> None:
     from emukit.commands.build import default_data_dir
-    from emukit.commands.options import add_vdevice_mode
+    from emukit.commands.options import WAIT_HELP, add_vdevice_mode, screen_arg
 
     p = sub.add_parser("tasks", help="online milestone tasks: list, verify, record reference trajectories")
     actions = p.add_subparsers(dest="action", required=True)
@@ -347,6 +366,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also replay each template's generated wrong trajectories (emukit.tasks.negatives): "
                         "every one must leave a milestone unreached")
     q.add_argument("--quiet", action="store_true")
+    q.add_argument("--wait", type=float, default=0.0, metavar="S", help=WAIT_HELP)
+    q.add_argument("--report", type=Path, default=None, metavar="FILE",
+                   help="also write each task's result as a JSON line, with the device it was verified on "
+                        "(kind, build fingerprint, app builds)")
+    q.add_argument("--vdevice-screen", type=screen_arg, default=None, metavar="WxH@DPI",
+                   help="display of the embedded virtual devices this command starts (default 1080x2400@420)")
     common(q)
     q.set_defaults(func=_run(_cmd_verify))
 

@@ -34,6 +34,7 @@ from emukit.device import lifeline
 from emukit.device.adbserver import AdbServer
 from emukit.device.ownership import DeviceClaim
 from emukit.errors import ConfigError, DeviceError
+from emukit.provenance import VIRTUAL_MODES
 from emukit.screens import DEFAULT_SCREEN
 from emukit.settings import DEFAULT_VDEVICE_PORT
 
@@ -76,7 +77,7 @@ class PortInUse(DeviceError):
 Screen = tuple[int, int, int]  # (width px, height px, density dpi)
 
 
-VDEVICE_MODES = ("deterministic", "hardware")  # emukit.vdevice.device.MODES, without loading the device
+VDEVICE_MODES = VIRTUAL_MODES  # defined once, in emukit.provenance
 
 TEMPLATE_MANIFEST = "template.json"
 TEMPLATE_FORMAT = 1

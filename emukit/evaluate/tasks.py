@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from emukit.actions import KEY_NAMES, Action, Element
 from emukit.atomicio import write_atomic
@@ -45,6 +45,9 @@ from emukit.tasks.schema import Task
 from emukit.tasks.session import MilestoneTracker
 from emukit.wm import get_format
 from emukit.wm.formats.base import WorldModelFormat
+
+if TYPE_CHECKING:
+    from emukit.workers import DeviceRequest
 
 #: The family a task request is built under. Formats require a known family; it only selects the wait
 #: serialization (``temporal`` alone turns a wait into "wait, then open the notification shade") and, for
@@ -289,13 +292,13 @@ class InitialCache:
         write_atomic(png_path, png)  # written last: its presence marks a complete entry
 
 
-def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: str | None = None,
+def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, devices: DeviceRequest | None = None,
                          data_dir: Path | None = None,
-                         on_task: Callable[[Task, bool], None] | None = None,
-                         vdevice_mode: str = "deterministic") -> dict[str, tuple[bytes, str]]:
+                         on_task: Callable[[Task, bool], None] | None = None) -> dict[str, tuple[bytes, str]]:
     """``task id -> (png, xml)`` of every task's real initial screen: from the cache, else by resetting the
-    task on a device (``device``, else the attached one, else an embedded virtual device with its state
-    under ``data_dir``) and caching what it shows. ``on_task(task, from_cache)`` reports progress."""
+    task on a device (the one ``devices`` names, else the attached one, else an embedded virtual device of
+    its kind with its state under ``data_dir``) and caching what it shows. ``on_task(task, from_cache)``
+    reports progress."""
     out: dict[str, tuple[bytes, str]] = {}
     missing: list[Task] = []
     for task in tasks:
@@ -309,9 +312,9 @@ def initial_observations(tasks: Sequence[Task], cache: InitialCache, *, device: 
     if missing:
         from emukit.settings import data_dir as default_data_dir
         from emukit.tasks.session import TaskSession
-        from emukit.workers import one_device
+        from emukit.workers import DeviceRequest, one_device
 
-        with one_device(device, data_dir or default_data_dir(), vdevice_mode=vdevice_mode) as context:
+        with one_device(devices or DeviceRequest(), data_dir or default_data_dir()) as context:
             for task in missing:
                 session = TaskSession(context, task)
                 session.reset()

@@ -100,6 +100,7 @@ def _episode(out: Path, row: dict[str, Any], name: str, folder: Path) -> dict[st
         "pair": {"pair_id": row["pair_id"], "family": row["family"], "template": row["template"],
                  "seed": row["seed"], "branch": name, "role": (row.get("roles") or {}).get(name, name),
                  "state": b["state"], "outcome": b["outcome"]},
+        "built_on": row.get("built_on") or {"kind": "unknown"},
     }
     (folder / "episode.json").write_text(json.dumps(episode, indent=1, sort_keys=True))
     return episode
@@ -122,7 +123,8 @@ def write(out: Path, rows: list[dict[str, Any]], *, eval_seed: int | None = None
                 folder = root / row["pair_id"] / name
                 ep = _episode(out, row, name, folder)
                 index.append({"episode_id": ep["episode_id"], "path": f"{row['pair_id']}/{name}/episode.json",
-                              "split": split, "family": row["family"], "episode_length": ep["episode_length"]})
+                              "split": split, "family": row["family"], "episode_length": ep["episode_length"],
+                              "device_kind": ep["built_on"].get("kind", "unknown")})
     (root / "index.jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in index))
     return {"episodes": len(index), "dropped_for_overlap": dropped, "path": str(root),
             "splits": {k: len(v) for k, v in splits.items()}}

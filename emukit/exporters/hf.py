@@ -22,7 +22,7 @@ def _j(value: Any) -> str:
 
 
 PROVENANCE = ("template_hash", "base_snapshot", "entity", "hidden_setup", "roles", "padding", "request_hashes",
-              "validation")
+              "validation", "built_on")
 BRANCH_PROVENANCE = ("state_evidence", "outcome_evidence", "warp", "shared_steps")
 
 
@@ -31,7 +31,7 @@ def _features(kind: str, ds: Any) -> Any:
     Features, Image, Sequence, Value = ds.Features, ds.Image, ds.Sequence, ds.Value  # noqa: N806
     common = {"pair_id": Value("string"), "family": Value("string"), "template": Value("string"),
               "seed": Value("int64"), "params": Value("string"), "screen_size": Sequence(Value("int64")),
-              "shared_action": Value("string"), "provenance": Value("string")}
+              "shared_action": Value("string"), "provenance": Value("string"), "device_kind": Value("string")}
     branch = {"history_screenshots": Sequence(Image()), "history_hierarchies": Sequence(Value("string")),
               "history_actions": Sequence(Value("string")), "next_observation": Image(),
               "next_hierarchy": Value("string"), "state": Value("string"), "outcome": Value("string"),
@@ -59,7 +59,8 @@ def _branch_fields(out: Path, b: dict[str, Any]) -> dict[str, Any]:
 def _common(row: dict[str, Any]) -> dict[str, Any]:
     return {"pair_id": row["pair_id"], "family": row["family"], "template": row["template"], "seed": row["seed"],
             "params": _j(row["params"]), "screen_size": row["screen_size"],
-            "shared_action": _j(row["shared_action"]), "provenance": _j({k: row.get(k) for k in PROVENANCE})}
+            "shared_action": _j(row["shared_action"]), "provenance": _j({k: row.get(k) for k in PROVENANCE}),
+            "device_kind": (row.get("built_on") or {}).get("kind", "unknown")}
 
 
 def pair_rows(out: Path, rows: list[dict[str, Any]]):

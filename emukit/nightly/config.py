@@ -7,11 +7,12 @@ means the same from any working directory.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from emukit.families import FAMILIES, SUITES, Family
+from emukit.workers.devices import EmbeddedDevices
 from emukit.yamlmodel import load_yaml_model
 
 
@@ -25,9 +26,22 @@ class Devices(_Strict):
     avds: list[str] = Field(default_factory=list, description="AVDs to launch headless for the night")
     serials: list[str] = Field(default_factory=list, description="devices already attached to adb")
     virtual: int = Field(default=0, ge=0, le=16, description="embedded virtual devices each step starts")
-    vdevice_mode: Literal["deterministic", "hardware"] = "deterministic"
+    #: how the embedded virtual devices behave and look (``embedded: {mode: hardware}``); the key
+    #: ``vdevice_mode: MODE`` of older configs is read as ``embedded: {mode: MODE}``
+    embedded: EmbeddedDevices = Field(default_factory=EmbeddedDevices)
     first_console_port: int = Field(default=5554, description="AVDs: console ports from here, 2 apart")
     first_grpc_port: int = Field(default=8554, ge=1024, le=65000, description="AVDs: gRPC ports from here, 1 apart")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_mode_key(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "vdevice_mode" in data:
+            data = dict(data)
+            mode = data.pop("vdevice_mode")
+            if "embedded" in data:
+                raise ValueError("give the mode once: embedded.mode (vdevice_mode is its older name)")
+            data["embedded"] = {"mode": mode}
+        return data
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Devices:

@@ -170,7 +170,10 @@ def plan_steps(cfg: NightlyConfig, data: Path, export: Path, serials: list[str],
         devices = [a for s in serials for a in ("--device", s)]
     else:
         devices = ["--devices", str(cfg.devices.virtual)]
-    mode = ["--vdevice-mode", cfg.devices.vdevice_mode]
+    embedded = cfg.devices.embedded
+    mode = ["--vdevice-mode", embedded.mode]
+    if embedded.screen is not None:
+        mode += ["--vdevice-screen", "{}x{}@{}".format(*embedded.screen)]
     dd = ["--data-dir", str(data)]
     steps = [Step(f"snapshot-{action}-{name}-{serial}", ["snapshots", action, name, "--device", serial, *dd])
              for action, name, serial in snapshot_work]
@@ -200,11 +203,11 @@ def plan_steps(cfg: NightlyConfig, data: Path, export: Path, serials: list[str],
                           needed_for_metrics=True))
     steps.append(Step("export", ["export", *dd, "--out", str(export)]))
     if cfg.audits.replay is not None:
-        # real AVDs and hardware-like devices run their clocks: a time on a screen may differ, so only the state
-        # and the outcome are compared there; the replay devices keep their fingerprints apart from the build's
-        semantic = ["--semantic-only"] if serials or cfg.devices.vdevice_mode != "deterministic" else []
+        # the replay compares observations only where the pair's recorded device kind and the replaying
+        # device's are both deterministic virtual devices (clocks elsewhere run): the audit reads both kinds
+        # itself; the replay devices keep their fingerprints apart from the build's
         steps.append(Step("audit-replay", ["audit", "replay", "--pairs", str(export), "--per-template",
-                                           str(cfg.audits.replay.per_template), *semantic, *devices, *mode,
+                                           str(cfg.audits.replay.per_template), *devices, *mode,
                                            "--data-dir", str(data / "replay"), "--quiet"]))
     if cfg.audits.shortcuts:
         steps.append(Step("audit-shortcuts", ["audit", "shortcuts", "--pairs", str(export)]))

@@ -6,6 +6,9 @@ it, the launcher that started it runs :func:`emukit.provision.setup.setup_device
 (which such a device installs and a real one refuses), leaving the base snapshots to be built when first
 needed. Deterministic virtual devices start provisioned and need none of it; real AVDs are provisioned once
 with ``emukit avd setup`` before their snapshots are saved.
+
+Which of these a started device is comes from the device (its kind, :func:`emukit.device.facts.device_kind`),
+not from the options it was started with.
 """
 
 from __future__ import annotations
@@ -36,6 +39,23 @@ def standin_provisioner(data_dir: Path, adb_port: int) -> Callable[[str], None]:
     return provision
 
 
-def provisioner_for(mode: str, data_dir: Path, adb_port: int) -> Callable[[str], None] | None:
-    """The provisioning an embedded virtual device of ``mode`` needs: none for the deterministic mode."""
-    return standin_provisioner(data_dir, adb_port) if mode == "hardware" else None
+def provisioner_for(data_dir: Path, adb_port: int) -> Callable[[str], None]:
+    """A launcher's ``provision`` hook for the devices a command starts: reads the started device's kind and
+    provisions a hardware-like virtual device with stand-ins (:func:`standin_provisioner`); a deterministic
+    one needs nothing."""
+    standins = standin_provisioner(data_dir, adb_port)
+
+    def provision(serial: str) -> None:
+        from emukit.device.driver import Driver
+        from emukit.device.emulator import parse_getprop
+        from emukit.device.facts import device_kind
+
+        driver = Driver(serial, adb_port)
+        try:
+            kind = device_kind(parse_getprop(driver.shell("getprop").text))
+        finally:
+            driver.close()
+        if kind == "virtual-hardware":
+            standins(serial)
+
+    return provision

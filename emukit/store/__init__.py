@@ -7,7 +7,13 @@ from emukit.store.artifacts import ArtifactStore, sha256_hex
 from emukit.store.convert import HIERARCHY_EXT, SCREENSHOT_EXT, RunInfo, StoredRejection, TemplateSummary
 from emukit.store.db import Store
 from emukit.store.engine import default_url, redact
-from emukit.store.errors import ArtifactError, CorruptArtifactError, MissingArtifactError, StoreError
+from emukit.store.errors import (
+    ArtifactError,
+    CorruptArtifactError,
+    MissingArtifactError,
+    MixedProvenanceError,
+    StoreError,
+)
 
 __all__ = [
     "HIERARCHY_EXT",
@@ -16,6 +22,7 @@ __all__ = [
     "ArtifactStore",
     "CorruptArtifactError",
     "MissingArtifactError",
+    "MixedProvenanceError",
     "RunInfo",
     "Store",
     "StoreError",

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field, computed_field
 
 from emukit.actions import Action
+from emukit.provenance import BuiltOn
 from emukit.records import CRITERIA, BranchRecord, Observation, PairRecord, Rejection, Step, Validation, WarpRecord
 from emukit.store.errors import StoreError
 from emukit.store.models import BranchRow, PairRow, RejectionRow, StepRow
@@ -103,6 +104,7 @@ def pair_to_row(record: PairRecord, *, slot: int, run_id: int | None) -> PairRow
         request_hashes=dict(record.request_hashes), validation=_json(validation),
         device=record.device, attempt=record.attempt, run_id=run_id,
         provenance=record.model_dump(mode="json", include=set(PROVENANCE)),
+        device_kind=record.built_on.kind, built_on=_json(record.built_on),
         **{criterion: bool(getattr(validation, criterion)) for criterion in CRITERIA},
     )
     for name in ("A", "B"):
@@ -145,6 +147,7 @@ def row_to_pair(row: PairRow) -> PairRecord:
         shared_action=Action.model_validate(row.shared_action), request_hashes=row.request_hashes,
         branches=branches, validation=Validation.model_validate(row.validation),  # type: ignore[arg-type]
         device=row.device, attempt=row.attempt, **(row.provenance or {}),
+        built_on=BuiltOn.model_validate(row.built_on) if row.built_on else BuiltOn.unknown(),
     )
 
 

@@ -19,6 +19,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 import emukit
+from emukit.provenance import BuiltOn, mismatch, selects
 from emukit.records import PairRecord, Rejection
 from emukit.settings import artifacts_root
 from emukit.store import schema
@@ -36,7 +37,7 @@ from emukit.store.convert import (
     row_to_rejection,
 )
 from emukit.store.engine import WRITE_OPTION, create_store_engine, default_url, redact, scrub
-from emukit.store.errors import StoreError
+from emukit.store.errors import MixedProvenanceError, StoreError
 from emukit.store.models import BranchRow, PairRow, RejectionRow, Run, TemplateRow, utcnow
 
 ARTIFACTS_DIRNAME = "artifacts"
@@ -186,8 +187,32 @@ class Store:
         with self._session() as s:
             return s.scalar(select(PairRow.id).where(self._work_key(template, seed, slot))) is not None
 
+    def stored_built_on(self, template: str, seed: int) -> BuiltOn | None:
+        """The provenance of the first pair stored for the request (``template``, ``seed``), or None when it
+        holds none: what a new pair of that request must match unless mixing is allowed."""
+        with self._session() as s:
+            return self._first_built_on(s, template, seed)
+
+    @staticmethod
+    def _first_built_on(s: Session, template: str, seed: int) -> BuiltOn | None:
+        row = s.execute(select(PairRow.built_on).where(PairRow.template == template, PairRow.seed == seed)
+                        .order_by(PairRow.id).limit(1)).first()
+        if row is None:
+            return None
+        return BuiltOn.model_validate(row[0]) if row[0] else BuiltOn.unknown()
+
+    @staticmethod
+    def mixed_message(record: PairRecord, stored: BuiltOn) -> str | None:
+        """Why ``record`` may not join the stored pairs of its request (built on ``stored``), or None."""
+        why = mismatch(stored, record.built_on)
+        if why is None:
+            return None
+        return (f"pair {record.pair_id} (template {record.template}, seed {record.seed}) was built on {why}; "
+                "a request's pairs must come from one device kind and one set of app builds: build it into "
+                "another store, or give --allow-mixed to mix them")
+
     def add_pair(self, record: PairRecord, slot: int, artifacts: dict[str, tuple[bytes, str]] | None = None, *,
-                 run_id: int | None = None) -> bool:
+                 run_id: int | None = None, allow_mixed: bool = False) -> bool:
         """Store an accepted pair under the work key (record.template, record.seed, slot).
 
         ``artifacts`` maps sha256 -> (bytes, ext) for the observations the record refers to (screenshots
@@ -195,7 +220,9 @@ class Store:
         then the pair, its branches and steps in one transaction. Returns False, writing nothing, if the
         work key already holds a pair. Raises StoreError for a malformed or unaccepted record, an artifact
         whose bytes do not match its hash, a reference to an artifact that is neither given nor stored, or a
-        pair_id already stored under another work key.
+        pair_id already stored under another work key; :class:`MixedProvenanceError` (writing nothing) for a
+        pair built on another device kind or other app builds than the pairs its request (template, seed)
+        already holds, unless ``allow_mixed``.
         """
         check_pair(record)
         if slot < 0:
@@ -223,6 +250,11 @@ class Store:
                 if other is not None:
                     raise StoreError(f"pair_id {record.pair_id} is already stored under work key {tuple(other)}, "
                                      f"not {key}")
+                if not allow_mixed:
+                    stored = self._first_built_on(s, record.template, record.seed)
+                    why = None if stored is None else self.mixed_message(record, stored)
+                    if why is not None:
+                        raise MixedProvenanceError(why)
                 s.add(row)
             return True
         except IntegrityError:  # a concurrent writer (PostgreSQL) took the work key or the pair_id first
@@ -245,8 +277,11 @@ class Store:
         with self._session() as s:
             return int(s.scalar(query) or 0)
 
-    def pairs(self, family: str | None = None, template: str | None = None) -> Iterator[PairRecord]:
-        """Every stored pair (optionally filtered) in insertion order, rebuilt as records; read in batches."""
+    def pairs(self, family: str | None = None, template: str | None = None, *, kinds: tuple[str, ...] = (),
+              app_builds: tuple[tuple[str, int], ...] = ()) -> Iterator[PairRecord]:
+        """Every stored pair (optionally filtered) in insertion order, rebuilt as records; read in batches.
+        ``kinds``: only pairs built on one of these device kinds; ``app_builds``: only pairs whose template
+        touched each (package, versionCode) with that build (:func:`emukit.provenance.selects`)."""
         last = 0
         while True:
             query = (select(PairRow).where(PairRow.id > last).order_by(PairRow.id).limit(_BATCH)
@@ -255,13 +290,15 @@ class Store:
                 query = query.where(PairRow.family == family)
             if template is not None:
                 query = query.where(PairRow.template == template)
+            if kinds:
+                query = query.where(PairRow.device_kind.in_(kinds))
             with self._session() as s:
                 rows = list(s.scalars(query))
                 records = [row_to_pair(r) for r in rows]
             if not rows:
                 return
             last = rows[-1].id
-            yield from records
+            yield from (r for r in records if selects(r.built_on, app_builds=app_builds))
 
     def get_pair(self, pair_id: str) -> PairRecord | None:
         """The pair with this id, or None."""

@@ -25,3 +25,8 @@ class MissingArtifactError(ArtifactError):
 
 class CorruptArtifactError(ArtifactError):
     """The object's content does not hash to the SHA-256 in its name."""
+
+
+class MixedProvenanceError(StoreError):
+    """A pair would join pairs of the same request (template, seed) built on another device kind or other app
+    builds; ``--allow-mixed`` lets it."""

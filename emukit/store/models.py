@@ -109,6 +109,7 @@ class PairRow(Base):
     __table_args__ = (
         UniqueConstraint("template", "seed", "slot", name="uq_pairs_work_key"),
         Index(None, "family"),
+        Index(None, "device_kind"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -135,6 +136,10 @@ class PairRow(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # entity, hidden_setup, base_fingerprint of the record (revision 0002; NULL in older rows)
     provenance: Mapped[dict[str, Any] | None] = mapped_column(default=None)
+    # the device the pair was built on (revision 0003): its kind, for selection, and the whole BuiltOn
+    # (NULL, kind "unknown", in rows stored before it was kept)
+    device_kind: Mapped[str] = mapped_column(String(32), default="unknown", server_default="unknown")
+    built_on: Mapped[dict[str, Any] | None] = mapped_column(default=None)
 
     branches: Mapped[list[BranchRow]] = relationship(
         back_populates="pair", order_by="BranchRow.name", cascade="all, delete-orphan", passive_deletes=True)

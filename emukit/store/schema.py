@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, inspect, text
 
-HEAD = "0002"  # the newest revision in migrations/versions (tests/store/test_migrations.py checks it)
+HEAD = "0003"  # the newest revision in migrations/versions (tests/store/test_migrations.py checks it)
 SCHEMA_VERSION = int(HEAD)
 VERSION_TABLE = "alembic_version"
 _PG_LOCK_KEY = 0x656D756B6974  # "emukit": the advisory lock taken while a PostgreSQL store is migrated

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from emukit.actions import Action
 from emukit.atomicio import create_exclusive
 from emukit.errors import ConfigError
+from emukit.provenance import BuiltOn
 from emukit.tasks.files import budget_for, save_task
 from emukit.tasks.schema import Task
 from emukit.yamlmodel import load_yaml_model
@@ -51,6 +52,9 @@ class Annotation(BaseModel):
     run: str = ""  # the annotate server's run id (one reset of the task)
     initial_snapshot: str | None = None
     review: list[str] = Field(default_factory=list)  # the review flags the annotator confirmed
+    #: the device the annotator ran the task on and the builds of its apps (read on the device); None in
+    #: annotations saved before it was kept
+    built_on: BuiltOn | None = None
     source_path: str = Field(default="", exclude=True)
 
     @property
@@ -98,9 +102,11 @@ def annotation_yaml(a: Annotation) -> str:
 
 def add_annotation(folder: Path, task: Task, *, annotator: str, verdict: Verdict, trajectory: list[Action],
                    milestone_steps: list[int | None], note: str = "", run: str = "",
-                   review: list[str] | None = None, at: dt.datetime | None = None) -> Annotation:
+                   review: list[str] | None = None, at: dt.datetime | None = None,
+                   built_on: BuiltOn | None = None) -> Annotation:
     """Write a new annotation beside the existing ones (the next free number; never an existing file) and
-    return it. A verified annotation needs every milestone reached; a rejection needs a note."""
+    return it. A verified annotation needs every milestone reached; a rejection needs a note. ``built_on``:
+    the device it was performed on."""
     if verdict == "verified" and (not trajectory or None in milestone_steps
                                   or len(milestone_steps) != len(task.milestones)):
         raise ConfigError(f"task {task.id}: a verified annotation needs a trajectory and the step of every "
@@ -115,7 +121,8 @@ def add_annotation(folder: Path, task: Task, *, annotator: str, verdict: Verdict
                        at=at or dt.datetime.now(dt.UTC).replace(microsecond=0), verdict=verdict,
                        trajectory=[s.model_copy(deep=True) for s in trajectory],
                        milestone_steps=list(milestone_steps), note=note.strip(), run=run,
-                       initial_snapshot=task.provenance.initial_snapshot, review=list(review or []))
+                       initial_snapshot=task.provenance.initial_snapshot, review=list(review or []),
+                       built_on=built_on)
         path = where / f"{number:04d}.yaml"
         if create_exclusive(path, annotation_yaml(a)):
             return a.model_copy(update={"source_path": str(path)})
@@ -167,7 +174,7 @@ def accept_annotation(folder: Path, task: Task, number: int, *, allow_longer: bo
             "status": "verified", "verified_by": a.annotator, "verified_at": a.at, "method": "annotator",
             "human_steps": a.steps, "reference": [s.model_copy(deep=True) for s in a.trajectory],
             "milestone_steps": list(a.milestone_steps), "note": a.note, "annotation": a.number,
-            "initial_snapshot": a.initial_snapshot or prov.initial_snapshot})
+            "initial_snapshot": a.initial_snapshot or prov.initial_snapshot, "built_on": a.built_on})
         accepted = task.model_copy(update={"provenance": new_prov, "step_budget": budget})
         messages.append(f"task {task.id}: annotation {number} by {a.annotator} is the canonical reference now "
                         f"({a.steps} actions, milestones after {a.milestone_steps}, step budget {budget}"

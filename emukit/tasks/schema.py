@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from emukit.actions import Action, ActionType
+from emukit.provenance import BuiltOn
 from emukit.templates.schema import ParamSpec, Steps
 
 ContextKind = Literal["cross_app", "persist_after_switch", "revisit_entity"]
@@ -399,6 +400,9 @@ class Provenance(BaseModel):
     initial_snapshot: str | None = None  # the device snapshot name holding the initial state
     note: str = ""
     annotation: int | None = None  # the annotation (annotations/<id>/<NNNN>.yaml) accepted as canonical
+    #: the device the reference was recorded or annotated on and the builds of the task's apps (read on the
+    #: device); None in tasks verified before it was kept
+    built_on: BuiltOn | None = None
 
 
 class Task(BaseModel):

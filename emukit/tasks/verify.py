@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from emukit.actions import Action
 from emukit.device.driver import Driver
 from emukit.errors import EmukitError
+from emukit.provenance import BuiltOn
 from emukit.tasks.files import budget_for, solution_steps
 from emukit.tasks.schema import Task, TaskTemplate
 from emukit.tasks.session import TaskSession, now
@@ -25,10 +26,19 @@ class VerifyResult:
     problems: list[str] = field(default_factory=list)
     wall_s: float = 0.0
     device: str = ""  # the serial it was verified on
+    #: the device it was verified on and the builds of the task's apps, read on the device
+    built_on: BuiltOn = field(default_factory=BuiltOn.unknown)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+def task_packages(task: Task) -> tuple[str, ...]:
+    """The packages of the apps a task names (``apps``: profile names)."""
+    from emukit.apps.registry import package_of
+
+    return tuple(sorted({package_of(app) for app in task.apps}))
 
 
 def verify_task(device: DeviceContext, task: Task) -> VerifyResult:
@@ -37,7 +47,8 @@ def verify_task(device: DeviceContext, task: Task) -> VerifyResult:
     t0 = time.perf_counter()
     prov = task.provenance
     result = VerifyResult(task.id, len(prov.reference), task.step_budget, list(prov.milestone_steps),
-                          [None] * len(task.milestones), device=device.serial)
+                          [None] * len(task.milestones), device=device.serial,
+                          built_on=device.facts.built_on(task_packages(task)))
     if prov.status != "verified":
         result.problems.append(f"status is {prov.status}, not verified")
     if not prov.reference:
@@ -110,5 +121,6 @@ def record_reference(device: DeviceContext, template: TaskTemplate, task: Task, 
     n = len(session.trajectory)
     prov = task.provenance.model_copy(update={
         "status": "verified", "verified_by": by, "verified_at": now(), "method": "scripted",
-        "human_steps": n, "reference": session.trajectory, "milestone_steps": steps, "note": ""})
+        "human_steps": n, "reference": session.trajectory, "milestone_steps": steps, "note": "",
+        "built_on": device.facts.built_on(task_packages(task))})
     return task.model_copy(update={"provenance": prov, "step_budget": budget_for(n, template.budget_factor)})

@@ -29,6 +29,7 @@ from emukit.screens import (  # noqa: F401 - re-exported
     format_screen,
     parse_screen,
 )
+from emukit.provenance import VIRTUAL_MODES
 from emukit.vdevice.apps.base import App, Notification
 from emukit.vdevice.faults import Faults
 from emukit.vdevice.fs import DeviceFS
@@ -86,6 +87,7 @@ DEFAULT_PROPS = {
     "init.svc.bootanim": "stopped",
     "persist.sys.timezone": "UTC",
     "ro.emukit.virtual": "1",
+    "ro.emukit.virtual.mode": "deterministic",  # set to the device's mode when it starts
 }
 
 DEFAULT_SETTINGS = {
@@ -105,7 +107,7 @@ DEFAULT_SETTINGS = {
 # every app preinstalled and past its first run. "hardware": what a real AVD does to a pipeline: clocks that
 # follow the host in real time (status bar, countdowns and the caret tick), gestures that take their real
 # duration, apps absent until installed and showing their first-run screens and permission prompts.
-MODES = ("deterministic", "hardware")
+MODES = VIRTUAL_MODES  # defined once, in emukit.provenance
 _UI_MODULE = "emukit.vdevice.ui.theme"  # the first module to read the display (every layout imports it)
 
 
@@ -186,11 +188,17 @@ class VirtualDevice:
             self._first_boot()
         else:
             self.state = DeviceState.model_validate_json(state_file.read_text())
-            self.state.props["ro.sf.lcd_density"] = str(self.screen[2])  # the display belongs to the process
+            self._process_props()
         self.fs.virtual["/proc/uptime"] = self.system_clock.proc_uptime
         self.wm = WindowManager(self)
 
     # ------------------------------------------------------------------ boot and persistence
+    def _process_props(self) -> None:
+        """The properties that belong to this process, not to the saved state: the display's density and the
+        mode (``ro.emukit.virtual.mode``, which a run reads as the device's kind)."""
+        self.state.props["ro.sf.lcd_density"] = str(self.screen[2])
+        self.state.props["ro.emukit.virtual.mode"] = self.mode
+
     def _first_boot(self) -> None:
         import shutil
 
@@ -200,7 +208,7 @@ class VirtualDevice:
         self.state = DeviceState(props=dict(DEFAULT_PROPS),
                                  settings={k: dict(v) for k, v in DEFAULT_SETTINGS.items()})
         self.state.props["ro.kernel.qemu.avd_name"] = self.avd_name
-        self.state.props["ro.sf.lcd_density"] = str(self.screen[2])
+        self._process_props()
         for folder in ("/system/bin", "/data/local/tmp", "/data/system", "/proc", "/dev", "/etc",
                        "/storage/emulated", "/sdcard/../mnt"):
             self.fs.makedirs(folder)
@@ -285,7 +293,9 @@ class VirtualDevice:
         self.system_clock.set_wall_ms(wall_ms)
 
     def after_snapshot_load(self, wall_before_ms: int) -> None:
-        """The clocks after a snapshot load (:meth:`SystemClock.after_snapshot_load`)."""
+        """The clocks after a snapshot load (:meth:`SystemClock.after_snapshot_load`); the process's own
+        properties (a snapshot saved by an older device may lack them)."""
+        self._process_props()
         self.system_clock.after_snapshot_load(wall_before_ms)
 
     # ------------------------------------------------------------------ AlarmManager (services.alarms)

@@ -7,6 +7,7 @@ from emukit.workers.context import DeviceContext, device_usable
 from emukit.workers.devices import (
     AttachedLauncher,
     DeviceRequest,
+    EmbeddedDevices,
     close_pool,
     default_device_count,
     make_pool,
@@ -14,5 +15,5 @@ from emukit.workers.devices import (
 )
 from emukit.workers.runner import WorkerPool
 
-__all__ = ["AttachedLauncher", "DeviceContext", "DeviceRequest", "WorkerPool", "close_pool",
+__all__ = ["AttachedLauncher", "DeviceContext", "DeviceRequest", "EmbeddedDevices", "WorkerPool", "close_pool",
            "default_device_count", "device_usable", "make_pool", "one_device"]

@@ -20,6 +20,7 @@ from typing import Any
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
 from emukit.device.emulator_grpc import EmulatorControllerClient
+from emukit.device.facts import DeviceFacts
 from emukit.errors import DeviceError
 from emukit.snapshots import (
     CONTENT_KEYS,
@@ -61,6 +62,7 @@ class DeviceContext:
         self._owns_driver = driver is None  # a driver given by the caller is the caller's to close
         self._console: ConsoleClient | None = None
         self.retired: str | None = None  # why a job gave the device up (the pool marks the lease unhealthy)
+        self._facts: DeviceFacts | None = None
 
     def __repr__(self) -> str:
         return f"DeviceContext({self.serial!r})"
@@ -73,6 +75,14 @@ class DeviceContext:
             self._driver = Driver(self.serial, self.adb_port, default_timeout=self.default_timeout)
             self._owns_driver = True
         return self._driver
+
+    @property
+    def facts(self) -> DeviceFacts:
+        """What the device says about itself (kind, build, display, app builds), read once for this context:
+        the provenance of every record built on it."""
+        if self._facts is None:
+            self._facts = DeviceFacts(self.driver)
+        return self._facts
 
     @property
     def console(self) -> ConsoleClient:

@@ -14,6 +14,7 @@ import pytest
 
 from emukit.audit.suite_replay import audit_suite_replay, load_trajectories
 from emukit.builder.stress import SuiteOptions, build_suite, suite_dir
+from emukit.workers import DeviceRequest
 from emukit.errors import ConfigError
 from emukit.templates import load_templates, templates_dir
 from tests.builder.audit_helpers import cli
@@ -27,7 +28,7 @@ def suites(vdevice, adb_server, tmp_path_factory) -> dict[str, Any]:
     for options in (SuiteOptions(suite="cross-app", templates=load_templates(), count_per_family=1),
                     SuiteOptions(suite="d-stress", templates=load_templates(names=["delete_direct"]),
                                  count_per_family=1, depths=(4,))):
-        options.data_dir, options.serials, options.adb_port = data, [vdevice.serial], adb_server.port
+        options.data_dir, options.devices, options.adb_port = data, DeviceRequest(serials=(vdevice.serial,)), adb_server.port
         runner = build_suite(options)
         assert runner.complete, runner.failed + runner.errors
     return {"data": data, "serial": vdevice.serial, "adb_port": adb_server.port}
@@ -101,7 +102,7 @@ def test_a_forged_row_is_a_mismatch_at_the_step_it_changed(suites, tmp_path, cap
     assert f"MISMATCH {stress['trajectory_id']}" in out and \
         f"first at params.n: stored {stress['params']['n']}, replayed {stress['params']['n'] - 1}" in out
 
-    report = audit_suite_replay(cross, data_dir=data, serials=[suites["serial"]], semantic_only=True,
+    report = audit_suite_replay(cross, data_dir=data, devices=DeviceRequest(serials=(suites["serial"],)), semantic_only=True,
                                 adb_port=suites["adb_port"])
     by_id = {r.trajectory.trajectory_id: r for r in report.trajectories}
     assert by_id[temporal["trajectory_id"]].ok

@@ -129,6 +129,7 @@ def test_fault_mid_branch_is_rejected_then_retried(pair_builder, vdevice, adb_se
     and the driver restarts the uiautomator2 server, so the branch goes on and the pair is complete."""
     from emukit.builder import pair as pair_mod
     from emukit.builder.run import BuildOptions
+    from emukit.workers import DeviceRequest
     from emukit.device.console import ConsoleClient
     from emukit.templates import load_templates
 
@@ -145,7 +146,7 @@ def test_fault_mid_branch_is_rejected_then_retried(pair_builder, vdevice, adb_se
     monkeypatch.setattr(pair_mod._HistoryRecorder, "after", after)
     data = tmp_path / "data"
     options = BuildOptions(templates=load_templates(names=["copy_direct"]), count_per_family=1, seed=3,
-                           data_dir=data, serials=[vdevice.serial], adb_port=adb_server.port)
+                           data_dir=data, devices=DeviceRequest(serials=(vdevice.serial,)), adb_port=adb_server.port)
     runner = pair_builder(options)
     assert fired == [fault]
     with Store(data_dir=data) as store:
@@ -172,6 +173,7 @@ def test_host_part_rejections_and_store_failures_go_back_to_the_queue(pair_build
     from emukit.builder import run as run_mod
     from emukit.builder.pair import Rejected
     from emukit.builder.run import BuildOptions
+    from emukit.workers import DeviceRequest
     from emukit.templates import load_templates
 
     real_assemble, real_add = run_mod.assemble_pair, Store.add_pair
@@ -193,7 +195,7 @@ def test_host_part_rejections_and_store_failures_go_back_to_the_queue(pair_build
     monkeypatch.setattr(Store, "add_pair", add_pair)
     data = tmp_path / "data"
     options = BuildOptions(templates=load_templates(names=["copy_direct"]), count_per_family=2, seed=5,
-                           data_dir=data, serials=[vdevice.serial], adb_port=adb_server.port)
+                           data_dir=data, devices=DeviceRequest(serials=(vdevice.serial,)), adb_port=adb_server.port)
     runner = pair_builder(options)
     assert injected == ["criteria", "store"]
     assert runner.total_done == 2

@@ -21,6 +21,7 @@ from emukit.device.boot import announce_emulator
 from emukit.device.ownership import SerialClaim
 from emukit.store import Store
 from emukit.templates import load_templates
+from emukit.workers import DeviceRequest
 from tests.integration.helpers import emu
 
 TEMPLATE = ["copy_direct"]
@@ -68,7 +69,7 @@ def test_a_device_that_stops_answering_is_given_up_in_bounded_time(pair_builder,
                                                                    fault):
     data = tmp_path / "data"
     options = BuildOptions(templates=load_templates(names=TEMPLATE), count_per_family=6, data_dir=data,
-                           serials=[stalling_device.serial], adb_port=adb_server.port, attempt_timeout_s=5)
+                           devices=DeviceRequest(serials=(stalling_device.serial,)), adb_port=adb_server.port, attempt_timeout_s=5)
     injected = threading.Event()
 
     def inject() -> None:  # once the first pair is stored, the device stops answering mid-build
@@ -138,7 +139,7 @@ def test_two_adb_servers_attached_to_one_device_do_not_stall_a_build(pair_builde
             time.sleep(0.1)
         assert other.state(vdevice.serial) == "device"  # both servers hold a transport to the device
         options = BuildOptions(templates=load_templates(names=TEMPLATE), count_per_family=2,
-                               data_dir=tmp_path / "data", serials=[vdevice.serial], adb_port=adb_server.port,
+                               data_dir=tmp_path / "data", devices=DeviceRequest(serials=(vdevice.serial,)), adb_port=adb_server.port,
                                attempt_timeout_s=30)
         t0 = time.monotonic()
         runner = pair_builder(options)

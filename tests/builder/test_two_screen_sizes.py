@@ -1,6 +1,6 @@
 """Every shipped template builds on a small display: one strict pair of each of the 25 templates and of each
 host variant through
-``build_pairs`` on embedded virtual devices of 720x1280 at 320 dpi (``BuildOptions.vdevice_screen``); the
+``build_pairs`` on embedded virtual devices of 720x1280 at 320 dpi (``DeviceRequest.embedded.screen``); the
 default 1080x2400 at 420 dpi is what every other builder test runs on. The pairs record the device's real
 size (screenshots, exported ``screen_size``, world-model requests, recorded coordinates), and the stress
 suites' moves carry no pixel position of one screen.
@@ -30,6 +30,7 @@ from emukit.families import FAMILIES
 from emukit.store import Store
 from emukit.templates import load_templates
 from emukit.wm import get_format, request_hash
+from emukit.workers import DeviceRequest, EmbeddedDevices
 
 SMALL = (720, 1280, 320)
 TEMPLATE_COUNT = 25  # seed 002 Table 6
@@ -47,8 +48,8 @@ def small_build(pair_builder, adb_server, tmp_path_factory):
         for family in FAMILIES:
             group = [t for t in templates if t.family == family]
             runner = pair_builder(BuildOptions(templates=group, count_per_family=len(group), seed=0, data_dir=data,
-                                              devices=2, max_attempts=2, adb_port=adb_server.port,
-                                              vdevice_screen=SMALL))
+                                              devices=DeviceRequest(count=2, embedded=EmbeddedDevices(screen=SMALL)),
+                                              max_attempts=2, adb_port=adb_server.port))
             errors += [f"{family}: {e}" for e in runner.errors]
     store = Store(data_dir=data)
     yield store, templates, data, errors

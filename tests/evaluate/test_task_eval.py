@@ -42,6 +42,7 @@ from emukit.evaluate.tasks import (
     screen_from_device,
     target_verdict,
 )
+from emukit.workers import DeviceRequest
 from emukit.tasks.files import load_tasks
 from emukit.wm import get_format
 from tests.evaluate.test_adapters import Stub, completion
@@ -64,7 +65,7 @@ def initial(vdevice, task, out_dir, tmp_path_factory):
     """The task's initial screen, captured once on the module's virtual device into ``out_dir/initial``."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("EMUKIT_DATA", str(tmp_path_factory.mktemp("data")))
-        return initial_observations([task], InitialCache(out_dir / "initial"), device=vdevice.serial)
+        return initial_observations([task], InitialCache(out_dir / "initial"), devices=DeviceRequest(serials=(vdevice.serial,)))
 
 
 @pytest.fixture(scope="module")
@@ -132,10 +133,10 @@ def test_initial_screen_is_captured_from_the_device_and_cached(initial, task, ou
     cache = InitialCache(out_dir / "initial")
     assert all(p.is_file() for p in cache.paths(task))
     # a rerun needs no device: a serial that is not attached is never contacted
-    again = initial_observations([task], cache, device="no-such-serial")
+    again = initial_observations([task], cache, devices=DeviceRequest(serials=("no-such-serial",)))
     assert again[TASK_ID] == (png, xml)
     with pytest.raises(ConfigError, match="no-such-serial"):
-        initial_observations([task], InitialCache(out_dir / "empty-cache"), device="no-such-serial")
+        initial_observations([task], InitialCache(out_dir / "empty-cache"), devices=DeviceRequest(serials=("no-such-serial",)))
 
 
 # -- the bundled reference models -------------------------------------------------------------------------

@@ -258,7 +258,7 @@ def test_a_short_password_is_masked_only_where_it_is_the_password(tmp_path: Path
 def test_newer_schema_is_refused(tmp_path: Path):
     with Store(data_dir=tmp_path) as store, store._session(write=True) as s:
         s.get(StoreMeta, "schema_version").value = "99"
-    with pytest.raises(StoreError, match="has schema version 99; .* knows version 2: upgrade emukit"):
+    with pytest.raises(StoreError, match="has schema version 99; .* knows version 3: upgrade emukit"):
         Store(data_dir=tmp_path)
 
 

@@ -55,16 +55,22 @@ def test_a_store_made_before_migrations_upgrades_in_place(tmp_path: Path):
         with store.engine.connect() as conn:
             assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [schema.HEAD]
         after = _rows(db)
-        # every row as the old code wrote it; the columns later revisions added come after, empty
-        added = {"pairs": 1, "branches": 1}  # 0002: pairs.provenance, branches.shared_steps
+        # every row as the old code wrote it; the columns later revisions added come after, empty (a pair's
+        # device kind: "unknown", nobody recorded it)
+        added = {"pairs": (None, "unknown", None),  # 0002: provenance; 0003: device_kind, built_on
+                 "branches": (None,)}  # 0002: shared_steps
         for table, rows in before.items():
             if table == "store_meta":
                 assert after[table] == [("schema_version", str(schema.SCHEMA_VERSION))]
                 continue
             width = len(rows[0]) if rows else 0
             assert [r[:width] for r in after[table]] == rows, table
-            assert all(r[width:] == (None,) * added.get(table, 0) for r in after[table]), table
+            assert all(r[width:] == added.get(table, ()) for r in after[table]), table
         assert list(store.pairs()) == [make_pair(0)[0], make_pair(1)[0]]
+        assert {p.built_on.kind for p in store.pairs()} == {"unknown"}
+        assert [p.pair_id for p in store.pairs(kinds=("unknown",))] == [make_pair(0)[0].pair_id,
+                                                                        make_pair(1)[0].pair_id]
+        assert list(store.pairs(kinds=("virtual-deterministic",))) == []
         assert [r.reason for r in store.rejections()] == ["state_same"]
         assert store.runs()[0].command == "build-pairs" and store.runs()[0].status == "ok"
         assert store.audit(verify_artifacts=False) == []
@@ -105,7 +111,7 @@ def test_a_revision_this_code_does_not_know_is_refused_untouched(tmp_path: Path)
         conn.execute("UPDATE alembic_version SET version_num = '0999'")
     before = _rows(db)
     with pytest.raises(StoreError, match=r"is at schema revision 0999, which this emukit \(.*\) does not know "
-                                         r"\(newest known: 0002\): upgrade emukit"):
+                                         r"\(newest known: 0003\): upgrade emukit"):
         Store(data_dir=tmp_path, durable=False)
     assert _rows(db) == before
     with sqlite3.connect(db) as conn:

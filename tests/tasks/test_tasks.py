@@ -229,7 +229,7 @@ def test_cli_verify_table_and_exit_codes(emukit_cli, vdevice, adb_server, tmp_pa
     assert "3/3 tasks pass in" in spread.stdout
     assert "generated negatives" in spread.stdout and "2/2 negatives rejected" in spread.stdout
     assert f"{SHIPPED[0].id} negative sibling: rejected" in spread.stdout
-    serials = set(re.findall(r": ok \([0-9.]+ s on (\S+)\)", spread.stdout))
+    serials = set(re.findall(r": ok \([0-9.]+ s on (\S+) \(virtual-deterministic\)\)", spread.stdout))
     # embedded devices of the run's own (which of the two takes which task depends on which is ready first)
     assert 1 <= len(serials) <= 2 and vdevice.serial not in serials
     listed = run("list")
