@@ -176,13 +176,17 @@ def branches_of(line: Mapping[str, Any], where: str) -> list[ExportedBranch]:
 EXACT_KINDS = ("virtual-deterministic", "unknown")
 
 
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
 def compares_observations(recorded: BuiltOn, replaying: BuiltOn) -> str | None:
     """None when a replay on ``replaying`` can be compared with a branch recorded on ``recorded`` observation
     by observation; else why not (a clock runs on one of them: real AVDs, phones, hardware-mode devices)."""
     if recorded.kind not in EXACT_KINDS:
-        return f"recorded on a {recorded.kind} device"
+        return f"recorded on {_a(recorded.kind)} device"
     if replaying.kind != "virtual-deterministic":
-        return f"replayed on a {replaying.kind} device"
+        return f"replayed on {_a(replaying.kind)} device"
     return None
 
 

@@ -83,7 +83,7 @@ def _cmd_annotate(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     from emukit.commands.build import default_data_dir
-    from emukit.commands.options import add_vdevice_mode
+    from emukit.commands.options import add_device_options
 
     p = sub.add_parser("annotate", help="perform a task in a local web page and save your verdict as an annotation "
                                         "(emukit tasks accept makes one canonical)")
@@ -102,5 +102,5 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="where a base snapshot's fingerprint goes when it has to be built")
     p.add_argument("--annotator", default=None, help="name recorded in your annotations (default: the user)")
     p.add_argument("--no-browser", action="store_true", help="only print the URL")
-    add_vdevice_mode(p)
+    add_device_options(p)
     p.set_defaults(func=_cmd_annotate)

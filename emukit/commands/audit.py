@@ -14,7 +14,7 @@ from rich.table import Table
 from emukit.commands.build import default_data_dir
 from emukit.commands.options import (
     add_built_on_selection,
-    add_vdevice_mode,
+    add_device_options,
     built_on_selection,
     device_request,
 )
@@ -406,7 +406,7 @@ def device_args(q: argparse.ArgumentParser, unit: str) -> None:
     group.add_argument("--devices", type=int, help="start N fresh embedded virtual devices (default 1)")
     group.add_argument("--device", action="append", help="use this attached device instead (repeatable)")
     q.add_argument("--quiet", action="store_true", help=f"no per-{unit} progress lines")
-    add_vdevice_mode(q, pool=True)
+    add_device_options(q, pool=True)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

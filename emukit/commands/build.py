@@ -17,7 +17,7 @@ from rich.progress import (
 from rich.table import Table
 
 from emukit import settings
-from emukit.commands.options import add_vdevice_mode, device_request
+from emukit.commands.options import add_device_options, device_request
 from emukit.commands.output import make_console, print_error
 from emukit.errors import EmukitError
 from emukit.families import FAMILY_CHOICES, SUITES
@@ -150,7 +150,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds one attempt may take on a device (default 60); a device that does not answer "
                         "in time is given up on for that attempt (rejection 'device_timeout', naming the device "
                         "and the step) and relaunched or retired")
-    add_vdevice_mode(p, pool=True)
+    add_device_options(p, pool=True)
     p.add_argument("--allow-mixed", action="store_true",
                    help="store pairs built on another device kind or other app builds beside the pairs of the "
                         "same template and seed the store already holds (refused by default)")

@@ -279,7 +279,7 @@ def _cmd_evaluate_tasks(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from emukit.commands.options import add_vdevice_mode
+    from emukit.commands.options import add_device_options
 
     p = sub.add_parser("evaluate", help="score a world model on strict A/B pairs or on milestone tasks",
                        description="Pairs: build each branch's request, get the model's prediction, render it "
@@ -347,7 +347,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--device", default=None,
                    help="device for the initial screens (default: the attached one, else an embedded virtual "
                         "device); not needed once they are cached under OUT/initial")
-    add_vdevice_mode(t)
+    add_device_options(t)
     t.add_argument("--stagnation-k", type=int, default=3,
                    help="the agent track stops after this many identical generated screens in a row")
     t.add_argument("--max-steps", type=int, default=None,

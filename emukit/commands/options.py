@@ -28,7 +28,7 @@ def screen_arg(value: str) -> tuple[int, int, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_vdevice_mode(parser: argparse.ArgumentParser, *, pool: bool = False) -> None:
+def add_device_options(parser: argparse.ArgumentParser, *, pool: bool = False) -> None:
     """``--vdevice-mode deterministic|hardware`` (:data:`emukit.provenance.VIRTUAL_MODES`); with ``pool`` (a
     command that runs on a pool of devices), also ``--vdevice-screen WxH@DPI`` and ``--wait S``."""
     parser.add_argument("--vdevice-mode", choices=VIRTUAL_MODES, default=DEFAULT_VIRTUAL_MODE, help=VDEVICE_MODE_HELP)

@@ -328,7 +328,7 @@ def _run(fn):
 
 def register(sub: argparse._SubParsersAction) -> None:
     from emukit.commands.build import default_data_dir
-    from emukit.commands.options import WAIT_HELP, add_vdevice_mode, screen_arg
+    from emukit.commands.options import WAIT_HELP, add_device_options, screen_arg
 
     p = sub.add_parser("tasks", help="online milestone tasks: list, verify, record reference trajectories")
     actions = p.add_subparsers(dest="action", required=True)
@@ -344,7 +344,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             q.add_argument("--embedded", action="store_true",
                            help="start an embedded virtual device even when devices are attached")
             q.add_argument("--data-dir", type=Path, default=default_data_dir())
-            add_vdevice_mode(q)
+            add_device_options(q)
 
     q = actions.add_parser("list", help="a table of the tasks")
     common(q, device=False)

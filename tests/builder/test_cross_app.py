@@ -116,6 +116,11 @@ def test_trajectories_end_in_the_sink_and_keep_the_state(vdevice, adb_server, tm
         assert row["route"]["builds"][sink_pkg]["app"] == row["route"]["sink"]
         assert row["route"]["builds"][sink_pkg]["version_code"] == table(sink_pkg).build.version_code
         assert len(row["route"]["builds"]) == 2
+        # where the row was built: the device's kind and build, and every app it touched (the route's two)
+        built_on = row["built_on"]
+        assert built_on["kind"] == "virtual-deterministic" and built_on["api_level"] == 34
+        assert set(row["route"]["builds"]) <= set(built_on["apps"])
+        assert built_on["apps"][sink_pkg]["version_code"] == row["route"]["builds"][sink_pkg]["version_code"]
         assert row["validation"]["sink_in_front"] and all(row["validation"].values())
         assert row["target"] == row["state_after_setting"] and row["d"] == 0 and row["segment"]["length"] == 0
         # the way out and in, as a person goes: HOME (KEYCODE_HOME), swipe up to All apps, tap the sink's icon

@@ -8,6 +8,7 @@ A second real adb server attached to the same device covers the two-servers case
 
 from __future__ import annotations
 
+import os
 import subprocess
 import threading
 import time
@@ -53,6 +54,45 @@ def test_attached_devices_are_announced_and_a_held_one_is_refused(emukit_cli, vd
     assert found.returncode == 0, found.stdout + found.stderr
     assert "using attached device(s)" in found.stdout + found.stderr
     assert "give --devices N for embedded virtual devices instead" in found.stdout + found.stderr
+
+
+def test_a_build_whose_attached_devices_are_all_held_fails_naming_the_holders(emukit_cli, vdevice, adb_server,
+                                                                               tmp_path):
+    """Every attached device held by another live emukit command (this test process claims them as one would):
+    the build fails with a message naming each holder and the two ways on, and starts no embedded device; with
+    ``--wait`` it waits, and builds once the holder lets go."""
+    attached = [s for s, state in adb_server.devices().items() if state == "device"]
+    assert vdevice.serial in attached
+    claims = [SerialClaim.acquire(adb_server.port, s) for s in attached]
+    try:
+        held = _cli(emukit_cli, adb_server, "--template", "copy_direct", "--count", "1",
+                    "--data-dir", str(tmp_path / "held"), "--quiet")
+    finally:
+        for claim in claims:
+            claim.release()
+    text = held.stdout + held.stderr
+    assert held.returncode == 1, text
+    assert "every attached device is held by another emukit command" in text
+    assert f"{vdevice.serial} is in use by another emukit command: pid {os.getpid()}" in text
+    assert "--devices N" in text and "--wait S" in text
+    assert "embedded" not in text.split("every attached device")[0]  # no device was started before the refusal
+    assert not (tmp_path / "held" / "vdevices").exists()
+
+    claims = [SerialClaim.acquire(adb_server.port, s) for s in attached]
+    timer = threading.Timer(3.0, lambda: [c.release() for c in claims])
+    timer.start()
+    try:
+        waited = _cli(emukit_cli, adb_server, "--template", "copy_direct", "--count", "1", "--wait", "60",
+                      "--data-dir", str(tmp_path / "waited"), "--quiet")
+    finally:
+        timer.cancel()
+        for claim in claims:
+            claim.release()
+    text = waited.stdout + waited.stderr
+    assert waited.returncode == 0, text
+    assert "waiting up to 60 s for held device(s)" in text and "using attached device(s)" in text
+    with Store(data_dir=tmp_path / "waited") as store:
+        assert [p.built_on.kind for p in store.pairs()] == ["virtual-deterministic"]
 
 
 @pytest.fixture()

@@ -175,3 +175,28 @@ def test_split_overlap_fails_with_the_right_criteria(exports, tmp_path, capsys):
     id_leak = tmp_path / "id_leak.jsonl"
     id_leak.write_text("".join(json.dumps(r) + "\n" for r in [*train_rows[1:], other]))
     assert audit_split(id_leak, eval_file).failed() == ["record_id", "trajectory_id"]
+
+
+def test_release_reads_each_pair_with_the_tables_of_the_builds_it_recorded(built_store, tmp_path):
+    """A pair that says it was built with a Markor build emukit has no selector table for cannot be re-read: the
+    audit says which build, instead of reading it with the pinned build's table. The pairs of the session
+    store recorded the build they were made with, and pass."""
+    copy = copy_data(built_store.data, tmp_path / "data")
+    template = "original_strict"  # a clipboard pair: its outcome is read from Markor's editor by selector
+    with Store(data_dir=copy) as store:
+        stored = [p for p in store.pairs() if p.template == template]
+        assert stored and all(p.built_on.kind == "virtual-deterministic" for p in stored)
+        assert list(stored[0].built_on.apps) == ["net.gsantner.markor"]
+        assert all(p.ok for p in audit_release(store, templates=[template]).pairs)
+    with sqlite3.connect(copy / "emukit.db") as db:
+        pair_pk, pair_id, built_on = db.execute("SELECT id, pair_id, built_on FROM pairs WHERE template = ? "
+                                                "ORDER BY id LIMIT 1", (template,)).fetchone()
+        changed = json.loads(built_on)
+        changed["apps"]["net.gsantner.markor"]["version_code"] = 1
+        db.execute("UPDATE pairs SET built_on = ? WHERE id = ?", (json.dumps(changed), pair_pk))
+    with Store(data_dir=copy) as store:
+        report = audit_release(store, templates=[template])
+    bad = {p.pair_id: p.problems for p in report.pairs if not p.ok}
+    assert list(bad) == [pair_id]
+    assert any(check == "outcome" and "no selector table for net.gsantner.markor versionCode 1 on API 34" in msg
+               for check, msg in bad[pair_id])

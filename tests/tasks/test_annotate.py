@@ -17,6 +17,7 @@ from emukit.annotate import AnnotateApp, ApiError, parse_action, start_server
 from emukit.annotate.app import describe, png_size
 from emukit.annotate.server import not_local
 from emukit.device.driver import Driver
+from emukit.apps.registry import package_of
 from emukit.tasks.annotations import load_annotations
 from emukit.tasks.files import load_task, save_task
 from emukit.tasks.schema import Check, Provenance, ScreenLeaf, Task
@@ -263,6 +264,10 @@ def test_annotator_performs_and_verifies_a_task_through_the_page(annotate, shipp
         (1, "Ann Notator", "verified", n, "performed through the page")]
     assert note[0].milestone_steps == shown == expected_steps
     assert load_task(folder / f"{TASK_ID}.yaml").provenance.status == "draft"  # the task file is not touched
+    built_on = note[0].built_on  # the device it was performed on, read on that device
+    assert built_on is not None and built_on.kind == "virtual-deterministic" and built_on.api_level == 34
+    assert set(built_on.apps) == {package_of(app) for app in shipped.apps}
+    assert all(b.version_code is not None for b in built_on.apps.values())
 
     # accepting it as canonical: asked to confirm (dismissed: nothing happens), then confirmed
     answers = iter([False, True])
@@ -278,6 +283,7 @@ def test_annotator_performs_and_verifies_a_task_through_the_page(annotate, shipp
     assert (prov.status, prov.method, prov.verified_by, prov.note, prov.annotation) == (
         "verified", "annotator", "Ann Notator", "performed through the page", 1)
     assert prov.verified_at == note[0].at and prov.human_steps == n and len(prov.reference) == n
+    assert prov.built_on == note[0].built_on  # the canonical reference says where it was performed
     assert prov.milestone_steps == shown == expected_steps
     assert task.step_budget == 2 * n
     assert prov.initial_screenshot == f"screens/{TASK_ID}.png"  # kept from the save at the start

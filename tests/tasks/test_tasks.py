@@ -3,6 +3,7 @@ trajectories on a real virtual device behind the real adb server."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from emukit.apps.registry import package_of
 from emukit.errors import ConfigError
 from emukit.tasks.checks import ScreenView, evaluate, hierarchy_has
 from emukit.tasks.files import (
@@ -192,6 +194,9 @@ def test_recording_reproduces_the_shipped_reference(device) -> None:
     draft = instances(template, 1)[0]
     shipped = next(t for t in SHIPPED if t.id == draft.id)
     recorded = record_reference(device, template, draft, by="test")
+    built_on = recorded.provenance.built_on
+    assert built_on is not None and built_on.kind == "virtual-deterministic"
+    assert set(built_on.apps) == {"code.name.monkey.retromusic", "com.android.settings"}  # the task's apps
     assert [a.canonical() for a in recorded.provenance.reference] == \
         [a.canonical() for a in shipped.provenance.reference]
     assert recorded.provenance.milestone_steps == shipped.provenance.milestone_steps
@@ -214,9 +219,14 @@ def test_cli_verify_table_and_exit_codes(emukit_cli, vdevice, adb_server, tmp_pa
         return subprocess.run([*emukit_cli, "tasks", *args, "--tasks-dir", str(folder)],
                               env=adb_server.env, capture_output=True, text=True, timeout=300)
 
-    ok = run("verify", good.id, "--device", vdevice.serial, "--data-dir", str(tmp_path / "data"))
+    ok = run("verify", good.id, "--device", vdevice.serial, "--data-dir", str(tmp_path / "data"), "--report",
+             str(tmp_path / "verify.jsonl"))
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "PASS" in ok.stdout and "1/1 tasks pass" in ok.stdout
+    [row] = [json.loads(line) for line in (tmp_path / "verify.jsonl").read_text().splitlines()]
+    assert (row["task_id"], row["ok"], row["device"]) == (good.id, True, vdevice.serial)
+    assert row["built_on"]["kind"] == "virtual-deterministic" and row["built_on"]["api_level"] == 34
+    assert set(row["built_on"]["apps"]) == {package_of(app) for app in good.apps}
     failed = run("verify", good.id, "note_revisit_broken", "--device", vdevice.serial, "--data-dir",
                  str(tmp_path / "data"))
     assert failed.returncode == 1
