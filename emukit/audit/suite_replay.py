@@ -49,8 +49,9 @@ REQUIRED = ("trajectory_id", "suite", "family", "template", "template_hash", "pa
 #: fields compared first, in the order the trajectory makes them; every other field follows by name
 ORDER = ("params", "history", "final_observation", "state_after_setting", "segment", "target", "validation",
          "route")
-#: fields not compared: the device the row was built on
-NOT_COMPARED = frozenset({"device"})
+#: fields not compared: the device the row was built on (its serial, and its kind and builds: the replay runs on
+#: whatever device it is given; ``route.builds`` still compares the app builds a cross-app route depends on)
+NOT_COMPARED = frozenset({"device", "built_on"})
 OBSERVATION_KEYS = ("screenshot", "hierarchy")
 
 

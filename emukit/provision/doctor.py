@@ -4,7 +4,8 @@ pass/fail and, for a failure, the exact fix.
 Rows (their names are stable; tests and docs refer to them): ``adb``, ``root``, ``console auth``,
 ``grpc clipboard``, ``screen``, ``package <pkg>`` and ``permissions <pkg>`` per pinned app (the latter for apps
 with runtime permissions), ``all-files access <pkg>`` (the MANAGE_EXTERNAL_STORAGE app-op, one row per app that
-needs it: Markor, VLC, Simple Gallery Pro; another app-op's row is ``app-op <OP> <pkg>``), ``first run <profile>`` per pinned app, ``demo mode``, then each registered app's own rows
+needs it: Markor, VLC, Simple Gallery Pro; another app-op's row is ``app-op <OP> <pkg>``), ``first run <profile>`` per pinned app, ``demo mode``, ``media provider`` (which MediaProvider module the
+device has: AOSP and Google-signed images name it differently), then each registered app's own rows
 (:meth:`emukit.apps.base.AppProfile.doctor_checks`: the Clock's ``clock prefs``, the Calendar's
 ``calendar database``), ``device tools``, ``snapshots present``, ``snapshot fingerprints``. The app rows come
 from the apps' pins (their selector tables' ``apk:``) and profiles, so a new app needs no edit here.
@@ -149,6 +150,14 @@ class Doctor:
                 (f"adb -s {self.serial} shell settings put global sysui_demo_allowed 1; adb -s {self.serial} shell "
                 "am broadcast -a com.android.systemui.demo -e command enter (or rerun avd setup)"))
 
+    def media_provider(self) -> tuple[bool, str, str]:
+        from emukit.device.facts import MEDIA_PROVIDER_PACKAGES, media_provider_package
+
+        found = media_provider_package(self.driver)
+        return (found is not None, f"{found} (its index: /data/data/{found}/databases/external.db)" if found
+                else f"none of {', '.join(MEDIA_PROVIDER_PACKAGES)} is installed",
+                "use the pinned google_apis system image (it ships MediaProvider's mainline module)")
+
     def tools(self) -> tuple[bool, str, str]:
         script = "; ".join(f"command -v {shlex.quote(t)} >/dev/null 2>&1 || echo {shlex.quote(t)}"
                            for t in DEVICE_TOOLS)
@@ -214,6 +223,7 @@ class Doctor:
             else:
                 checks.append(Check(name, False, "not installed", "fix the package row first"))
         checks.append(_run("demo mode", self.demo_mode))
+        checks.append(_run("media provider", self.media_provider))
         checks += self.app_checks()
         for name, fn in (("device tools", self.tools), ("snapshots present", self.snapshots_present),
                          ("snapshot fingerprints", self.snapshot_fingerprints)):

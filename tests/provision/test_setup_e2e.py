@@ -135,12 +135,14 @@ def test_doctor_passes_every_row_on_the_prepared_device(prepared, adb_server, wo
     finally:
         d.close()
     assert [(c.name, c.detail) for c in checks if not c.ok] == []
-    # the device rows (5 that a fresh device passes too: adb, console auth, grpc clipboard, screen, device tools),
-    # each app's package, first-run and own rows, permissions and all-files access where it has them
+    # the device rows (6 that a fresh device passes too: adb, console auth, grpc clipboard, screen, media provider,
+    # device tools), each app's package, first-run and own rows, permissions and all-files access where it has them
     app_rows = {"calendar database", "sms provider", "tasks database", "broccoli database", "vlc database",
                 "gallery database", "expense database", "opentracks database", "joplin database"}
     names = [c.name for c in checks]
-    assert len(names) == len(set(names)) == len(UNPREPARED_FAILURES) + 5 + len(app_rows), names
+    assert len(names) == len(set(names)) == len(UNPREPARED_FAILURES) + 6 + len(app_rows), names
+    media = next(c for c in checks if c.name == "media provider")  # looked up on the device: the pinned image's
+    assert media.detail.startswith("com.google.android.providers.media.module (its index: /data/data/")
     assert app_rows | {"package com.simplemobiletools.calendar.pro", "all-files access org.videolan.vlc"} <= set(names)
     assert main(["doctor", proc.serial, "--data-dir", str(work / "data")]) == 0
     assert f"{len(names)}/{len(names)} checks pass" in capsys.readouterr().out

@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from emukit.vdevice.shell.commands.base import COMMANDS, Ctx, command
+from emukit.vdevice.services.mediastore import PROVIDER as MEDIA_PROVIDER
 from emukit.vdevice.shell.commands.fsutil import app_uid, remove_tree, stamp_new
 
 if TYPE_CHECKING:
@@ -15,6 +16,9 @@ if TYPE_CHECKING:
 
 STANDARD_DATA_DIRS = ("shared_prefs", "databases", "files")
 LATIN_IME = "com.android.inputmethod.latin/.LatinIME"
+#: system packages the image ships that are not apps of the virtual device: MediaProvider's mainline module, the
+#: Google-signed build the pinned image has (emukit/vdevice/services/mediastore.py keeps its index)
+SYSTEM_MODULES = (MEDIA_PROVIDER,)
 SERVICES = ("activity", "alarm", "appops", "battery", "display", "input", "input_method", "notification", "package",
             "power", "settings", "statusbar", "window")
 
@@ -201,19 +205,21 @@ def _pm_list(ctx: Ctx, args: list[str]) -> int:
     if what in ("packages", "package"):
         flags = {a for a in args if a.startswith("-")}
         filters = [a for a in args if not a.startswith("-")]
-        for pkg in sorted(device.apps):
-            app = device.apps[pkg]
-            if "-3" in flags and is_system(app) or "-s" in flags and not is_system(app):
+        for pkg in sorted({*device.apps, *SYSTEM_MODULES}):
+            app = device.apps.get(pkg)
+            system = app is None or is_system(app)  # a module is a system package
+            if "-3" in flags and system or "-s" in flags and not system:
                 continue
             if "-d" in flags or (filters and not any(f in pkg for f in filters)):
                 continue
             line = f"package:{apk_path(pkg)}={pkg}" if "-f" in flags else f"package:{pkg}"
-            if "--show-versioncode" in flags:
-                line += f" versionCode:{device.version_code(pkg)}"
-            if "-i" in flags:
-                line += "  installer=null"
-            if "-U" in flags:
-                line += f" uid:{app_uid(device, pkg)}"
+            if app is not None:  # a module's versionCode is not one the virtual device could vouch for
+                if "--show-versioncode" in flags:
+                    line += f" versionCode:{device.version_code(pkg)}"
+                if "-i" in flags:
+                    line += "  installer=null"
+                if "-U" in flags:
+                    line += f" uid:{app_uid(device, pkg)}"
             ctx.write(line + "\n")
         return 0
     if what == "users":
