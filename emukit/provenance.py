@@ -69,7 +69,9 @@ class Display(BaseModel):
 
 
 class BuiltOn(BaseModel):
-    """The device a record was built on and the builds of the apps it touched.
+    """The device a record was built on and the builds of the apps it touched: what the device is, not which
+    one (a record keeps the serial beside it, ``device``), so records built on two devices of one kind, build
+    and app builds carry equal provenance.
 
     ``apps`` maps each package the template or task touched to its installed build. ``emukit_version`` is the
     version of the emukit that wrote the record."""
@@ -77,7 +79,6 @@ class BuiltOn(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: DeviceKind = UNKNOWN
-    serial: str = ""
     fingerprint: str | None = None  # ro.build.fingerprint
     api_level: int | None = None  # ro.build.version.sdk
     abi: str | None = None  # ro.product.cpu.abi

@@ -340,13 +340,13 @@ class ReleaseReport:
         return row["fail"] == 0 and all(c.ok for c in self.coverage if c.family == family)
 
     def by_built_on(self) -> list[tuple[BuiltOn, int, int]]:
-        """(provenance without serial, pairs, failing pairs) for each device kind, system build and set of app
-        builds the audited pairs were built on, most pairs first: what a release mixes."""
+        """(provenance, pairs, failing pairs) for each device kind, system build and set of app builds the
+        audited pairs were built on, most pairs first: what a release mixes."""
         counts: Counter[str] = Counter()
         failing: Counter[str] = Counter()
         seen: dict[str, BuiltOn] = {}
         for p in self.pairs:
-            built_on = p.built_on.model_copy(update={"serial": ""})
+            built_on = p.built_on
             key = built_on.model_dump_json()
             seen.setdefault(key, built_on)
             counts[key] += 1

@@ -200,7 +200,7 @@ class PairRunner:
             with driver.deadline(SNAPSHOT_TIMEOUT_FACTOR * limit, f"base snapshot {t.base_snapshot}"):
                 device.ensure_snapshot(t.base_snapshot)
                 ctx.built_on = device.facts.built_on(template_packages(t))
-            if not self.options.allow_mixed and self._mixed(tp, ctx):
+            if not self.options.allow_mixed and self._mixed(tp, ctx, driver.serial):
                 return None
             ctx.base_fingerprint = device.built_fingerprint(t.base_snapshot)
             with driver.deadline(limit, f"{t.name} slot {slot} attempt {attempt}"):
@@ -216,7 +216,7 @@ class PairRunner:
             return None
         return ctx, branches, artifacts
 
-    def _mixed(self, tp: TemplateProgress, ctx: PairContext) -> bool:
+    def _mixed(self, tp: TemplateProgress, ctx: PairContext, serial: str) -> bool:
         """True (the template's work stops, with an error naming both builds) when the store already holds pairs
         of this request built on another device kind or other app builds than this device has."""
         t = tp.template
@@ -231,7 +231,7 @@ class PairRunner:
             return False
         with self.lock:
             if tp.blocked is None:
-                tp.blocked = (f"{t.name} (seed {self.options.seed}): this device ({ctx.built_on.serial}) is "
+                tp.blocked = (f"{t.name} (seed {self.options.seed}): this device ({serial}) is "
                               f"{why}; pairs of one request must come from one device kind and one set of app "
                               "builds: build into another store (--data-dir/--db), or give --allow-mixed")
                 self.errors.append(tp.blocked)

@@ -59,7 +59,9 @@ def template_apps(template: Template) -> set[str]:
     return names | {f"label:{label}" for label in labels}
 
 
-_PACKAGES: dict[tuple[str, str], tuple[str, ...]] = {}
+#: id(template) -> (the template, its packages): worked out once per template object (the template is kept
+#: so that its id is not reused)
+_PACKAGES: dict[int, tuple[Template, tuple[str, ...]]] = {}
 
 
 def _packages(template: Template) -> tuple[str, ...]:
@@ -76,8 +78,8 @@ def _packages(template: Template) -> tuple[str, ...]:
 
 
 def template_packages(template: Template) -> tuple[str, ...]:
-    """The packages ``template`` touches, sorted (worked out once per template version)."""
-    key = (template.name, template.content_hash())
-    if key not in _PACKAGES:
-        _PACKAGES[key] = _packages(template)
-    return _PACKAGES[key]
+    """The packages ``template`` touches, sorted (worked out once per template object)."""
+    hit = _PACKAGES.get(id(template))
+    if hit is None or hit[0] is not template:
+        hit = _PACKAGES[id(template)] = (template, _packages(template))
+    return hit[1]

@@ -75,7 +75,7 @@ class DeviceFacts:
                 props = parse_getprop(self.driver.shell("getprop").text)
                 sdk = props.get("ro.build.version.sdk", "")
                 w, h, dpi = self.driver.screen()
-                self._base = BuiltOn(kind=device_kind(props), serial=self.driver.serial,
+                self._base = BuiltOn(kind=device_kind(props),
                                      fingerprint=props.get("ro.build.fingerprint") or None,
                                      api_level=int(sdk) if sdk.isdigit() else None,
                                      abi=props.get("ro.product.cpu.abi") or None,

@@ -56,11 +56,6 @@ class DeviceRequest(BaseModel):
     embedded: EmbeddedDevices = EmbeddedDevices()
     wait_s: float = Field(default=0.0, ge=0)
 
-    @property
-    def mode(self) -> VirtualMode:
-        """The embedded devices' mode."""
-        return self.embedded.mode
-
     def one(self) -> str | None:
         """The one serial a single-device command was given, or None."""
         if len(self.serials) > 1:
@@ -186,6 +181,8 @@ def _claim_attached(serials: list[str], server: AdbServer, *, explicit: bool, wa
                     held[serial] = str(exc)
             enough = not held if explicit else bool(claims)
             if enough:
+                for serial in sorted(held):  # found attached, held elsewhere: left to its holder, and said so
+                    note(f"skipping attached device {serial}: {held[serial]}")
                 return [claims[s] for s in serials if s in claims]
             if time.monotonic() >= deadline:
                 break

@@ -58,41 +58,52 @@ def test_attached_devices_are_announced_and_a_held_one_is_refused(emukit_cli, vd
 
 def test_a_build_whose_attached_devices_are_all_held_fails_naming_the_holders(emukit_cli, vdevice, adb_server,
                                                                                tmp_path):
-    """Every attached device held by another live emukit command (this test process claims them as one would):
-    the build fails with a message naming each holder and the two ways on, and starts no embedded device; with
-    ``--wait`` it waits, and builds once the holder lets go."""
-    attached = [s for s, state in adb_server.devices().items() if state == "device"]
-    assert vdevice.serial in attached
-    claims = [SerialClaim.acquire(adb_server.port, s) for s in attached]
-    try:
-        held = _cli(emukit_cli, adb_server, "--template", "copy_direct", "--count", "1",
-                    "--data-dir", str(tmp_path / "held"), "--quiet")
-    finally:
-        for claim in claims:
-            claim.release()
-    text = held.stdout + held.stderr
-    assert held.returncode == 1, text
-    assert "every attached device is held by another emukit command" in text
-    assert f"{vdevice.serial} is in use by another emukit command: pid {os.getpid()}" in text
-    assert "--devices N" in text and "--wait S" in text
-    assert "embedded" not in text.split("every attached device")[0]  # no device was started before the refusal
-    assert not (tmp_path / "held" / "vdevices").exists()
+    """The one device attached to a private adb server held by another live emukit command (this test process
+    claims it as one would): the build fails with a message naming the holder and the two ways on, and starts
+    no embedded device; with ``--wait`` it waits, and builds once the holder lets go. (A private server: the
+    session's has other tests' devices coming and going.)"""
+    own = AdbServer(free_port())
+    own.start()
+    env = {**adb_server.env, "ANDROID_ADB_SERVER_PORT": str(own.port)}
 
-    claims = [SerialClaim.acquire(adb_server.port, s) for s in attached]
-    timer = threading.Timer(3.0, lambda: [c.release() for c in claims])
-    timer.start()
+    def build(data: str, *extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*emukit_cli, "build-pairs", "--family", "persistent", "--template", "copy_direct",
+                               "--count", "1", "--data-dir", str(tmp_path / data), "--quiet", *extra], env=env,
+                              capture_output=True, text=True, timeout=300)
+
     try:
-        waited = _cli(emukit_cli, adb_server, "--template", "copy_direct", "--count", "1", "--wait", "60",
-                      "--data-dir", str(tmp_path / "waited"), "--quiet")
-    finally:
-        timer.cancel()
-        for claim in claims:
+        announce_emulator(own, vdevice.adb_port)
+        deadline = time.monotonic() + 30
+        while own.state(vdevice.serial) != "device" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [s for s, state in own.devices().items() if state == "device"] == [vdevice.serial]
+        claim = SerialClaim.acquire(own.port, vdevice.serial)
+        try:
+            held = build("held")
+        finally:
             claim.release()
-    text = waited.stdout + waited.stderr
-    assert waited.returncode == 0, text
-    assert "waiting up to 60 s for held device(s)" in text and "using attached device(s)" in text
-    with Store(data_dir=tmp_path / "waited") as store:
-        assert [p.built_on.kind for p in store.pairs()] == ["virtual-deterministic"]
+        text = held.stdout + held.stderr
+        assert held.returncode == 1, text
+        assert "every attached device is held by another emukit command" in text
+        assert f"{vdevice.serial} is in use by another emukit command: pid {os.getpid()}" in text
+        assert "--devices N" in text and "--wait S" in text
+        assert not (tmp_path / "held" / "vdevices").exists()  # no embedded device was started instead
+
+        claim = SerialClaim.acquire(own.port, vdevice.serial)
+        timer = threading.Timer(3.0, claim.release)
+        timer.start()
+        try:
+            waited = build("waited", "--wait", "60")
+        finally:
+            timer.cancel()
+            claim.release()
+        text = waited.stdout + waited.stderr
+        assert waited.returncode == 0, text
+        assert "waiting up to 60 s for held device(s)" in text and "using attached device(s)" in text
+        with Store(data_dir=tmp_path / "waited") as store:
+            assert [p.built_on.kind for p in store.pairs()] == ["virtual-deterministic"]
+    finally:
+        own.kill()
 
 
 @pytest.fixture()

@@ -152,7 +152,11 @@ def test_requests_default_to_the_screenshot_size():
 
 
 def test_build_options_check_the_screen():
-    from emukit.builder.run import check_options
+    import argparse
+
+    from emukit.commands.options import device_request
 
     with pytest.raises(ConfigError, match="--vdevice-screen"):
-        check_options(BuildOptions(templates=load_templates(names=["copy_direct"]), vdevice_screen=(100, 100, 320)))
+        device_request(argparse.Namespace(vdevice_screen=(100, 100, 320)))
+    with pytest.raises(ValueError, match="screen"):
+        EmbeddedDevices(screen=(100, 100, 320))

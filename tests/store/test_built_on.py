@@ -16,7 +16,7 @@ FILES = "com.google.android.documentsui"
 
 
 def built_on(kind: str = "virtual-deterministic", code: int = 340916000) -> BuiltOn:
-    return BuiltOn(kind=kind, serial="emulator-5554", fingerprint="google/sdk_gphone64_x86_64/emu64x:14/x",  # type: ignore[arg-type]
+    return BuiltOn(kind=kind, fingerprint="google/sdk_gphone64_x86_64/emu64x:14/x",  # type: ignore[arg-type]
                    api_level=34, abi="x86_64", display=Display(width=1080, height=2400, density=420),
                    apps={FILES: AppBuild(version_name="14", version_code=code)}, emukit_version="0.1.0")
 
@@ -71,7 +71,7 @@ def test_pairs_are_selected_by_device_kind_and_app_build(tmp_path: Path):
 
 def test_the_provenance_helpers():
     assert mismatch(built_on(), built_on()) is None
-    assert mismatch(built_on(), built_on().model_copy(update={"serial": "emulator-5556"})) is None
+    assert mismatch(built_on(), built_on().model_copy(update={"fingerprint": "another/build"})) is None
     assert mismatch(BuiltOn.unknown(), built_on()) == "device kind virtual-deterministic (the stored pairs were " \
                                                       "built on unknown)"
     assert parse_app_build("net.gsantner.markor=146") == ("net.gsantner.markor", 146)
