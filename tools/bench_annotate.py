@@ -35,8 +35,7 @@ def main() -> int:
     from emukit.device.adbserver import free_port
     from emukit.tasks.files import load_task, save_task
     from emukit.tasks.schema import Provenance
-    from emukit.workers import one_device
-    from emukit.workers import DeviceRequest
+    from emukit.workers import DeviceRequest, one_device
 
     os.environ["ANDROID_ADB_SERVER_PORT"] = str(free_port())
     shipped = load_task(ROOT / "tasks" / "code_to_new_note_01.yaml")

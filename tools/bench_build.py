@@ -38,8 +38,7 @@ def main() -> int:
     from emukit.builder.run import BuildOptions, build_pairs
     from emukit.device.adbserver import AdbServer
     from emukit.templates import load_templates
-    from emukit.workers import default_device_count
-    from emukit.workers import DeviceRequest
+    from emukit.workers import DeviceRequest, default_device_count
 
     devices = args.devices or default_device_count()
     options = BuildOptions(templates=load_templates(family=args.family), count_per_family=args.count,

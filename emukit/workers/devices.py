@@ -186,8 +186,8 @@ def _claim_attached(serials: list[str], server: AdbServer, *, explicit: bool, wa
                 return [claims[s] for s in serials if s in claims]
             if time.monotonic() >= deadline:
                 break
-            if not announced:
-                note(f"waiting up to {wait_s:g} s for held device(s) {', '.join(sorted(held))}")
+            if not announced:  # said now, on stderr: a command's notes are printed once its devices are in hand
+                _note_to_stderr(f"waiting up to {wait_s:g} s for held device(s) {', '.join(sorted(held))}")
                 announced = True
             time.sleep(min(WAIT_POLL_S, max(0.0, deadline - time.monotonic())))
     except BaseException:

@@ -90,13 +90,16 @@ def test_a_build_whose_attached_devices_are_all_held_fails_naming_the_holders(em
         assert not (tmp_path / "held" / "vdevices").exists()  # no embedded device was started instead
 
         claim = SerialClaim.acquire(own.port, vdevice.serial)
-        timer = threading.Timer(3.0, claim.release)
-        timer.start()
-        try:
-            waited = build("waited", "--wait", "60")
+        try:  # the holder lets go once the build says it is waiting
+            proc = subprocess.Popen([*emukit_cli, "build-pairs", "--family", "persistent", "--template",
+                                     "copy_direct", "--count", "1", "--data-dir", str(tmp_path / "waited"), "--quiet",
+                                     "--wait", "60"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True)
+            first = proc.stderr.readline() if proc.stderr else ""
         finally:
-            timer.cancel()
             claim.release()
+        out, err = proc.communicate(timeout=300)
+        waited = subprocess.CompletedProcess(proc.args, proc.returncode, out, first + err)
         text = waited.stdout + waited.stderr
         assert waited.returncode == 0, text
         assert "waiting up to 60 s for held device(s)" in text and "using attached device(s)" in text
