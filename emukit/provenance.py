@@ -35,20 +35,6 @@ def virtual_kind(mode: str) -> DeviceKind:
     return "virtual-deterministic" if mode == "deterministic" else "virtual-hardware"
 
 
-def check_mode(mode: str, where: str = "--vdevice-mode") -> VirtualMode:
-    """``mode`` when it is a virtual-device mode, else ValueError naming ``where`` and the modes."""
-    if mode not in VIRTUAL_MODES:
-        raise ValueError(f"{where}: {mode!r} is not one of {', '.join(VIRTUAL_MODES)}")
-    return mode  # type: ignore[return-value]
-
-
-def check_kind(kind: str, where: str = "--device-kind") -> DeviceKind:
-    """``kind`` when it is a device kind, else ValueError naming ``where`` and the kinds."""
-    if kind not in DEVICE_KINDS:
-        raise ValueError(f"{where}: {kind!r} is not one of {', '.join(DEVICE_KINDS)}")
-    return kind  # type: ignore[return-value]
-
-
 class AppBuild(BaseModel):
     """One installed app as the device reports it (``dumpsys package``); both None when it is not installed."""
 
@@ -98,10 +84,6 @@ class BuiltOn(BaseModel):
     def with_apps(self, apps: dict[str, AppBuild]) -> BuiltOn:
         """This device, with only ``apps`` as the apps touched."""
         return self.model_copy(update={"apps": dict(sorted(apps.items()))})
-
-    def app_codes(self) -> dict[str, int | None]:
-        """package -> versionCode of every app touched."""
-        return {package: build.version_code for package, build in self.apps.items()}
 
     def describe(self) -> str:
         """One line: kind, API level, fingerprint, app builds."""

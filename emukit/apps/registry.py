@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -12,11 +11,10 @@ from typing import Any
 from emukit.actions import Action
 from emukit.apps.base import APP_PROFILES, OTHER_APPS, AppProfile
 from emukit.apps.selectors import SelectorTable, table_for
+from emukit.device import facts
 from emukit.device.driver import Driver
 from emukit.errors import ConfigError, DeviceError
 
-_VERSION_RE = re.compile(r"versionName=(\S+)")
-_CODE_RE = re.compile(r"versionCode=(\d+)")
 
 
 def all_profiles() -> list[type[AppProfile]]:
@@ -39,9 +37,8 @@ def installed_version(driver: Driver, package: str) -> str | None:
 def installed_build(driver: Driver, package: str) -> tuple[str | None, int | None]:
     """(versionName, versionCode) of the installed ``package`` from ``dumpsys package``; (None, None) when it
     is not installed."""
-    out = driver.shell(f"dumpsys package {package}").text
-    name, code = _VERSION_RE.search(out), _CODE_RE.search(out)
-    return (name.group(1) if name else None), (int(code.group(1)) if code else None)
+    build = facts.installed_build(driver, package)
+    return build.version_name, build.version_code
 
 
 def device_sdk(driver: Driver) -> int | None:

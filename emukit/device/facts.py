@@ -3,9 +3,9 @@
 the system packages whose names differ between images (:func:`media_provider_package`).
 
 Nothing here is assumed from how the device was started: the kind comes from the device's properties
-(``ro.emukit.virtual`` and ``ro.emukit.virtual.mode`` on emukit's virtual device; ``ro.boot.qemu`` /
-``ro.kernel.qemu`` on an emulator, AOSP ``build/make/target/board/emulator_x86_64/`` images set them; neither
-on a phone), and each app's build from ``dumpsys package``.
+(``ro.emukit.virtual`` and ``ro.emukit.virtual.mode`` on emukit's virtual device; ``ro.boot.qemu`` or, on
+older images, ``ro.kernel.qemu`` on an emulator, the properties :func:`emukit.device.emulator.summarize_props`
+reads too; neither on a phone), and each app's build from ``dumpsys package``.
 """
 
 from __future__ import annotations
@@ -96,8 +96,3 @@ class DeviceFacts:
     def built_on(self, packages: list[str] | tuple[str, ...] | set[str]) -> BuiltOn:
         """The provenance of a record that touched ``packages``."""
         return self.base().with_apps({p: self.app(p) for p in sorted(set(packages))})
-
-    def forget_apps(self) -> None:
-        """Read the app builds again on next use (after an install or a snapshot load changed them)."""
-        with self._lock:
-            self._apps.clear()

@@ -33,7 +33,8 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pairs"
 TINY = {"model": {"hidden_size": 64, "layers": 2, "heads": 2, "intermediate_size": 128, "vocab_size": 400,
                   "max_length": 1024},
         "batch_size": 4, "specialist_epochs": {"persistent": 60, "clipboard": 60, "ordered": 60, "temporal": 60},
-        "student_epochs": 60, "small_model_lr": 0.01, "max_new_tokens": 40, "checkpoint_every": 10}
+        "student_epochs": 80, "small_model_lr": 0.01, "max_new_tokens": 40, "checkpoint_every": 10}
+# student_epochs 80: with torch 2.13.0 the student reproduced 4 of the 8 targets after 60 epochs, 6 after 80
 LOSSES: dict[str, float] = {}
 
 
