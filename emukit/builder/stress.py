@@ -42,7 +42,6 @@ from typing import Any
 
 from emukit.apps.registry import (
     check_ref,
-    installed_build,
     profile_class,
     resolve_query,
 )
@@ -60,6 +59,7 @@ from emukit.builder.touched import template_packages
 from emukit.device.adbserver import AdbServer
 from emukit.device.adbwire import DeadlinePassed
 from emukit.device.driver import SELECTOR_KEYS, Driver
+from emukit.device.facts import DeviceFacts
 from emukit.errors import ConfigError, DeviceError, EmukitError
 from emukit.families import SUITES, suite_dir
 from emukit.probes import probe
@@ -315,7 +315,7 @@ def run_trajectory(device: DeviceContext, suite: str, item: WorkItem, seed: int,
     }
     if item.sink is not None:
         apps = {role: app for role, app in (("producer", producer_app(t)), ("sink", item.sink))}
-        row["route"] = {**apps, "builds": route_builds(driver, list(apps.values()))}
+        row["route"] = {**apps, "builds": route_builds(device.facts, list(apps.values()))}
     return Trajectory(row, artifacts)
 
 
@@ -327,14 +327,15 @@ def trajectory_packages(template: Template, item: WorkItem) -> tuple[str, ...]:
     return tuple(sorted(packages))
 
 
-def route_builds(driver: Driver, apps: list[str]) -> dict[str, dict[str, Any]]:
-    """The build of each app of a route as the device reports it (``dumpsys package``: versionName and
-    versionCode, None where it is not installed), by package: a row says which builds it was made with."""
+def route_builds(facts: DeviceFacts, apps: list[str]) -> dict[str, dict[str, Any]]:
+    """The build of each app of a route as the device reports it (versionName and versionCode, None where it
+    is not installed; read once per device, :class:`emukit.device.facts.DeviceFacts`), by package: a row says
+    which builds it was made with."""
     out: dict[str, dict[str, Any]] = {}
     for app in apps:
         package = profile_class(app).package
-        name, code = installed_build(driver, package)
-        out[package] = {"app": app, "version_name": name, "version_code": code}
+        build = facts.app(package)
+        out[package] = {"app": app, "version_name": build.version_name, "version_code": build.version_code}
     return out
 
 
