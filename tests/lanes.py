@@ -97,6 +97,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(marker)
         if item.nodeid.split("::")[0] in slow_modules:
             item.add_marker("slow")
+    items[:] = heaviest_modules_first(items, durations)
+
+
+def module_seconds(durations: dict[str, float]) -> dict[str, float]:
+    """Recorded seconds per test module (setup + call of its tests)."""
+    out: dict[str, float] = {}
+    for nodeid, seconds in durations.items():
+        module = nodeid.split("::")[0]
+        out[module] = out.get(module, 0.0) + seconds
+    return out
+
+
+def heaviest_modules_first(items: list[pytest.Item], durations: dict[str, float]) -> list[pytest.Item]:
+    """The modules in order of recorded seconds, heaviest first; a module's tests keep their order.
+
+    The workers take whole modules (``--dist loadfile``) in collection order (``--no-loadscope-reorder``), so the
+    longest modules start first and the short ones fill the workers' ends (longest processing time first):
+    modules run in the order of their test counts instead left the heaviest, few-test modules (the nightly's)
+    to the end of one worker while the others sat idle. A module with no recorded time goes last."""
+    seconds = module_seconds(durations)
+    first_seen: dict[str, int] = {}
+    for item in items:
+        first_seen.setdefault(item.nodeid.split("::")[0], len(first_seen))
+    return sorted(items, key=lambda item: (-seconds.get(item.nodeid.split("::")[0], 0.0),
+                                           first_seen[item.nodeid.split("::")[0]]))
 
 
 # -- the guard: a test's markers must cover what it starts ------------------------------------------------------

@@ -131,3 +131,16 @@ def test_record_durations_merges_into_the_file(inner, tmp_path):
     recorded = json.loads((tmp_path / "durations.json").read_text())
     assert recorded["test_heavy.py::test_recorded_slow"] == 25.0  # kept: not run this time
     assert recorded["test_inner.py::test_plain"] < 5 and "test_inner.py::test_device" in recorded
+
+
+def test_heaviest_modules_go_out_first_and_keep_their_tests_in_order():
+    """Longest processing time first: the workers take whole modules in this order (tests/lanes.py)."""
+    from types import SimpleNamespace
+
+    from tests.lanes import heaviest_modules_first
+
+    nodeids = ["a.py::one", "a.py::two", "b.py::one", "c.py::one", "b.py::two", "new.py::one"]
+    items = [SimpleNamespace(nodeid=n) for n in nodeids]
+    durations = {"a.py::one": 1.0, "a.py::two": 2.0, "b.py::one": 10.0, "c.py::one": 3.5, "gone.py::x": 99.0}
+    ordered = [i.nodeid for i in heaviest_modules_first(items, durations)]
+    assert ordered == ["b.py::one", "b.py::two", "c.py::one", "a.py::one", "a.py::two", "new.py::one"]

@@ -16,14 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from emukit.device.adbserver import free_port
-from emukit.device.virtual import free_adb_ports
 from emukit.errors import ConfigError
 from emukit.nightly.compare import NightMetrics, TemplateMetrics, compare
 from emukit.nightly.config import Thresholds, load_config
 from emukit.nightly.run import previous_good, prune
-from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
-from tests.device.fake_sdk import make_fake_sdk
+from tests.nightly.helpers import nightly as _nightly
+from tests.nightly.helpers import state as _state
 
 CONFIG = """\
 reports: reports
@@ -46,22 +44,6 @@ tasks:
 thresholds:
   max_time_per_pair_increase: 20  # two pairs' build time is mostly device start: too noisy to gate on here
 """
-
-
-def _nightly(emukit_cli, adb_server, config: Path, *extra: str, wait: bool = True, env: dict[str, str] | None = None):
-    cmd = [*emukit_cli, "nightly", "--config", str(config), *extra]
-    env = {**adb_server.env, **(env or {})}
-    if not wait:
-        return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, start_new_session=True)
-    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
-
-
-def _state(folder: Path) -> dict:
-    try:
-        return json.loads((folder / "state.json").read_text())
-    except (OSError, ValueError):
-        return {}
 
 
 def test_nights_resume_lock_compare_and_report(emukit_cli, adb_server, vdevice, tmp_path):
@@ -120,90 +102,6 @@ def test_nights_resume_lock_compare_and_report(emukit_cli, adb_server, vdevice, 
     assert count == [{"kind": "count", "template": "copy_direct", "detail": "2 -> 1 pairs", "regression": True}]
     html = (reports / "2026-12-03" / "report.html").read_text()
     assert "FAIL" in html and "REGRESSION" in html and "2 -&gt; 1 pairs" in html
-
-
-AVD_CONFIG = """\
-reports: reports
-devices:
-  avds: [Fake_AVD]
-  first_console_port: {console}
-  first_grpc_port: {grpc}
-build:
-  families:
-    persistent: 1
-  templates: [copy_direct]
-audits:
-  release: true
-  stability: null
-tasks:
-  verify: [file_delete_then_note_01]
-thresholds:
-  max_time_per_pair_increase: 20  # one pair's build time is mostly device start: too noisy to gate on here
-"""
-
-EXTRA_SPEC = """\
-name: extra_base
-description: a base of this test's own
-time_anchor: 2026-01-15T09:00:00Z
-files:
-  - {{path: /storage/emulated/0/Download/{name}, text: "hello"}}
-"""
-
-
-def _steps(folder: Path) -> dict[str, dict]:
-    return _state(folder)["steps"]
-
-
-def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(emukit_cli, adb_server, tmp_path):
-    """``devices.avds``: the night launches the AVD (the fake SDK's ``emulator`` script mocks the real binary,
-    which cannot run here; behind it a virtual device keeps its snapshots across launches as an AVD does)
-    and stops it at the end. Night 1 builds every base; night 2 verifies the unchanged ones against their
-    fingerprints, rebuilds a base whose fingerprint no longer matches, and builds a spec that is new; night 3
-    rebuilds the spec that changed."""
-    sdk = make_fake_sdk(tmp_path / "sdk")
-    specs = tmp_path / "specs"
-    specs.mkdir()
-    env = {"ANDROID_SDK_ROOT": str(sdk), "FAKE_EMU_STATE_DIR": str(tmp_path / "avd-state"),
-           "EMUKIT_SNAPSHOTS": str(specs)}
-    console = free_adb_ports(1, start=TEST_PORT_BASE + 200)[0] - 1
-    config = tmp_path / "nightly.yaml"
-    config.write_text(AVD_CONFIG.format(console=console, grpc=free_port()))
-    reports = tmp_path / "reports"
-    serial = f"emulator-{console}"
-
-    one = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-01", env=env)
-    assert one.returncode == 0, one.stdout
-    steps = _steps(reports / "2026-12-01")
-    shipped = {"broccoli_base", "calendar_base", "chrome_base", "clipboard_routes_base", "clock_base", "expense_base",
-               "files_base", "gallery_base", "joplin_base", "music_base", "notes_base", "opentracks_base", "sms_base",
-               "task_track_base", "tasks_base", "tasks_org_base", "vlc_base"}
-    assert {k for k in steps if k.startswith("snapshot-")} == {f"snapshot-build-{n}-{serial}" for n in shipped}
-    assert adb_server.state(serial) != "device"  # the night stopped its AVD
-    assert "tasks-verify" in steps  # on bases built from the clean snapshot, as every base is
-
-    fp = reports / "2026-12-01" / "data" / "snapshots" / serial / "files_base.json"
-    fp.write_text(fp.read_text().replace('"files": "', '"files": "0', 1))  # a fingerprint that will not match
-    (specs / "extra_base.yaml").write_text(EXTRA_SPEC.format(name="one.txt"))
-    two = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-02", env=env)
-    assert two.returncode == 0, two.stdout
-    steps = _steps(reports / "2026-12-02")
-    assert {k for k in steps if k.startswith("snapshot-")} == (
-        {f"snapshot-verify-{n}-{serial}" for n in shipped} | {f"snapshot-build-extra_base-{serial}"})
-    log = (reports / "2026-12-02" / "logs" / f"snapshot-verify-files_base-{serial}.log").read_text()
-    assert "$ emukit snapshots build files_base" in log  # the mismatch was rebuilt
-    assert steps[f"snapshot-verify-files_base-{serial}"]["rebuilt"] is True
-    assert "rebuilt" not in steps[f"snapshot-verify-notes_base-{serial}"]
-    clean = (reports / "2026-12-02" / "logs" / f"snapshot-verify-notes_base-{serial}.log").read_text()
-    assert "fingerprint matches" in clean and "snapshots build" not in clean
-    report = json.loads((reports / "2026-12-02" / "report.json").read_text())
-    assert {"kind": "snapshot specs", "template": "", "detail": "changed: extra_base", "regression": False} \
-        in report["findings"]
-
-    (specs / "extra_base.yaml").write_text(EXTRA_SPEC.format(name="two.txt"))
-    three = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-03", env=env)
-    assert three.returncode == 0, three.stdout
-    steps = _steps(reports / "2026-12-03")
-    assert f"snapshot-build-extra_base-{serial}" in steps and f"snapshot-verify-files_base-{serial}" in steps
 
 
 def test_previous_good_night_and_retention(tmp_path):
