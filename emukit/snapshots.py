@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from emukit.device.console import ConsoleClient
 from emukit.device.driver import Driver
+from emukit.device.facts import MEDIA_PROVIDER_PACKAGES
 from emukit.errors import ConfigError, DeviceError
 
 #: the device's state right after set-up, saved once per device; every base snapshot is built from it
@@ -269,10 +270,11 @@ def build_snapshot(driver: Driver, spec: SnapshotSpec, *, console: ConsoleClient
     return {**fingerprint(driver), "spec": spec_digest(spec)}
 
 
-#: the media provider's data (its MediaStore index, ``external.db``): derived from shared storage, which the
-#: fingerprint covers file by file, and stamped with the time each scan ran, so a rebuild of the same base (on
-#: an AVD as on the virtual device) never reproduces its bytes; left out of :func:`fingerprint`
-MEDIA_PROVIDER_DATA = "/data/data/com.google.android.providers.media.module/"
+#: the media provider's data (its MediaStore index, ``external.db``) under each name the module is installed by
+#: (:data:`emukit.device.facts.MEDIA_PROVIDER_PACKAGES`): derived from shared storage, which the fingerprint
+#: covers file by file, and stamped with the time each scan ran, so a rebuild of the same base (on an AVD as on
+#: the virtual device) never reproduces its bytes; left out of :func:`fingerprint`
+MEDIA_PROVIDER_DATA = tuple(f"/data/data/{package}/" for package in MEDIA_PROVIDER_PACKAGES)
 
 
 def fingerprint(driver: Driver) -> dict[str, Any]:

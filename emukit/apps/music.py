@@ -41,6 +41,7 @@ from emukit.actions import Element
 from emukit.apps.base import AppProfile, SeedSection, operation, register_app
 from emukit.apps.selectors import SelectorTable, table
 from emukit.device.driver import Driver
+from emukit.device.facts import media_index
 from emukit.errors import ConfigError, DeviceError
 from emukit.hierarchy import parse_bounds
 
@@ -84,7 +85,6 @@ DATA = f"/data/data/{PACKAGE}"
 PLAYLIST_DB = f"{DATA}/databases/playlist.db"
 QUEUE_DB = f"{DATA}/databases/music_playback_state.db"
 PREFS = f"{DATA}/shared_prefs/{PACKAGE}_preferences.xml"
-MEDIA_DB = "/data/data/com.android.providers.media.module/databases/external.db"
 MAX_SCROLLS = 12  # swipes tried to bring a row into view
 FIRST_RUN_STEPS = 8  # screens the first-run walk handles at most (permission screen, prompts, changelog)
 SHEET_OUTSIDE_DP = (180, 24)  # where a tap closes the What's New sheet: inside touch_outside, above the sheet
@@ -234,6 +234,8 @@ class MusicProfile(AppProfile):
     seed = SongSeed
     main_screens = ("library",)
     activity = f"{PACKAGE}.activities.MainActivity"
+    #: the device's MediaStore index (:func:`emukit.device.facts.media_index`), looked up the first time it is read
+    _media_index: str | None = None
 
     # ------------------------------------------------------------------ rows
     def _screen(self) -> Screen:
@@ -476,9 +478,11 @@ class MusicProfile(AppProfile):
         """MediaStore rows of the songs titled ``titles`` (in that order)."""
         if not titles:
             return []
-        sql = (f"SELECT {_QUEUE_COLS} FROM files WHERE _data LIKE '/storage/emulated/0/Music/%' "
+        sql = (f"SELECT {_QUEUE_COLS} FROM files WHERE media_type = 2 AND _data LIKE '/storage/emulated/0/Music/%' "
                f"AND title IN ({', '.join(_sql(t) for t in dict.fromkeys(titles))}) ORDER BY _id")
-        out = self.driver.shell(f"sqlite3 -json {MEDIA_DB} {shlex.quote(sql)}", check=True).text.strip()
+        index = self._media_index or media_index(self.driver)  # the module's package differs between images
+        self._media_index = index
+        out = self.driver.shell(f"sqlite3 -json {index} {shlex.quote(sql)}", check=True).text.strip()
         by_title: dict[str, dict[str, Any]] = {}
         for row in json.loads(out or "[]"):
             by_title.setdefault(row["title"], row)

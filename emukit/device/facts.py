@@ -16,6 +16,7 @@ import threading
 import emukit
 from emukit.device.driver import Driver
 from emukit.device.emulator import parse_getprop
+from emukit.errors import DeviceError
 from emukit.provenance import UNKNOWN, AppBuild, BuiltOn, DeviceKind, Display, virtual_kind
 
 _VERSION_RE = re.compile(r"versionName=(\S+)")
@@ -56,6 +57,22 @@ def media_provider_package(driver: Driver) -> str | None:
     out = driver.shell("pm list packages providers.media.module").text
     listed = {line.strip().removeprefix("package:") for line in out.splitlines() if line.strip()}
     return next((p for p in MEDIA_PROVIDER_PACKAGES if p in listed), None)
+
+
+def media_index_path(package: str) -> str:
+    """MediaProvider's index of the primary external volume (``DatabaseHelper.EXTERNAL_DATABASE_NAME``) in the data
+    folder of the module ``package``."""
+    return f"/data/data/{package}/databases/external.db"
+
+
+def media_index(driver: Driver) -> str:
+    """The path of the MediaStore index on the device, in the data folder of the MediaProvider module it has
+    (:func:`media_provider_package`); DeviceError naming the packages looked for when it has none."""
+    package = media_provider_package(driver)
+    if package is None:
+        raise DeviceError(f"{driver.serial}: no MediaProvider module is installed (looked for "
+                          f"{', '.join(MEDIA_PROVIDER_PACKAGES)} in `pm list packages`)")
+    return media_index_path(package)
 
 
 class DeviceFacts:

@@ -151,10 +151,10 @@ class Doctor:
                 "am broadcast -a com.android.systemui.demo -e command enter (or rerun avd setup)"))
 
     def media_provider(self) -> tuple[bool, str, str]:
-        from emukit.device.facts import MEDIA_PROVIDER_PACKAGES, media_provider_package
+        from emukit.device.facts import MEDIA_PROVIDER_PACKAGES, media_index_path, media_provider_package
 
         found = media_provider_package(self.driver)
-        return (found is not None, f"{found} (its index: /data/data/{found}/databases/external.db)" if found
+        return (found is not None, f"{found} (its index: {media_index_path(found)})" if found
                 else f"none of {', '.join(MEDIA_PROVIDER_PACKAGES)} is installed",
                 "use the pinned google_apis system image (it ships MediaProvider's mainline module)")
 

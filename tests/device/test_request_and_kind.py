@@ -88,3 +88,48 @@ def test_no_pipeline_module_names_a_virtual_device_mode():
             if named:
                 offenders.append(f"{rel}:{node.lineno}")
     assert offenders == [], offenders
+
+
+class _Listing:
+    """What `pm list packages providers.media.module` prints on an image: AOSP-signed images (which this
+    machine cannot run; the virtual device lists the Google-signed module of the pinned image) are given here."""
+
+    serial = "emulator-5554"
+
+    def __init__(self, *packages: str) -> None:
+        self.out = "".join(f"package:{p}\n" for p in packages)
+        self.commands: list[str] = []
+
+    def shell(self, command: str):
+        self.commands.append(command)
+        return argparse.Namespace(text=self.out)
+
+
+@pytest.mark.parametrize(("listed", "index"), [
+    (("com.google.android.providers.media.module",),
+     "/data/data/com.google.android.providers.media.module/databases/external.db"),
+    (("com.android.providers.media.module",), "/data/data/com.android.providers.media.module/databases/external.db"),
+])
+def test_the_media_index_is_where_the_listed_module_keeps_it(listed, index):
+    from emukit.device.facts import media_index
+
+    device = _Listing(*listed)
+    assert media_index(device) == index  # type: ignore[arg-type]
+    assert device.commands == ["pm list packages providers.media.module"]
+
+
+def test_no_media_provider_is_an_error_naming_what_was_looked_for():
+    from emukit.device.facts import media_index
+    from emukit.errors import DeviceError
+
+    with pytest.raises(DeviceError, match="emulator-5554: no MediaProvider module.*com.google.android.providers"
+                                          ".media.module, com.android.providers.media.module"):
+        media_index(_Listing("com.android.providers.downloads"))  # type: ignore[arg-type]
+
+
+def test_fingerprints_leave_out_the_index_of_either_module():
+    from emukit.snapshots import MEDIA_PROVIDER_DATA
+
+    for package in ("com.google.android.providers.media.module", "com.android.providers.media.module"):
+        assert f"/data/data/{package}/databases/external.db".startswith(MEDIA_PROVIDER_DATA)
+    assert not "/data/data/code.name.monkey.retromusic/databases/playlist.db".startswith(MEDIA_PROVIDER_DATA)

@@ -13,7 +13,6 @@ import pytest
 from emukit.media import make_mp3, read_tags
 from emukit.vdevice.apps.music import MusicApp, playback
 from emukit.vdevice.apps.music.const import (
-    MEDIA_DB,
     PKG,
     PLAYLIST_DB,
     PREFS_XML,
@@ -21,6 +20,7 @@ from emukit.vdevice.apps.music.const import (
     T,
 )
 from emukit.vdevice.device import VirtualDevice
+from emukit.vdevice.services.mediastore import DB_PATH as MEDIA_DB
 from emukit.vdevice.ui.view import View
 
 TITLES = ("Amber", "Birch", "Cedar", "Dune", "Elm", "Fjord", "Grove", "Heath", "Isle", "Juniper", "Kestrel")
@@ -204,10 +204,10 @@ def test_library_is_scanned_sorted_with_stable_ids(device: VirtualDevice) -> Non
     assert texts(device) == ["amber", "Cedar", "Dune"]
     assert [v.text for v in views(device) if v.resource_id == T.rid("row_text")] == ["Artist 1", "Artist 2",
                                                                                      "Artist 0"]
-    ids = {r[1]: r[0] for r in query(device, MEDIA_DB, "SELECT _id, title FROM files")}
+    ids = {r[1]: r[0] for r in query(device, MEDIA_DB, "SELECT _id, title FROM files WHERE media_type = 2")}
     device.fs.write_bytes("/sdcard/Music/birch.mp3", make_mp3("Birch", "New", "", 99))
     assert texts(device) == ["amber", "Birch", "Cedar", "Dune"]  # picked up on the next frame
-    again = {r[1]: r[0] for r in query(device, MEDIA_DB, "SELECT _id, title FROM files")}
+    again = {r[1]: r[0] for r in query(device, MEDIA_DB, "SELECT _id, title FROM files WHERE media_type = 2")}
     assert all(again[t] == i for t, i in ids.items()) and again["Birch"] > max(ids.values())
     device.fs.host("/sdcard/Music/dune.mp3").unlink()
     assert texts(device) == ["amber", "Birch", "Cedar"]

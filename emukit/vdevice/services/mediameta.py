@@ -17,6 +17,7 @@ import os
 import posixpath
 import re
 import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -326,6 +327,13 @@ def _walk_boxes(fh: Any, start: int, end: int, out: dict[str, Any], track: dict[
         pos += size
 
 
+def group_id(name: str) -> int:
+    """The id of an album or artist name: a positive hash of its lower-cased key, so every song of one album (or
+    artist) shares it and it survives a rescan, as the provider's ``album_id`` / ``artist_id`` (hashes of the
+    album and artist keys) do. The hash itself is the stand-in's own (crc32), not the provider's."""
+    return zlib.crc32(name.strip().lower().encode()) & 0x7FFFFFFF
+
+
 def audio_info(host: Path, path: str) -> dict[str, Any]:
     """The retriever's audio values: title, artist (else album artist), album, duration, year, track, composer,
     album artist; absent tags are left out (the scanner's defaults stay)."""
@@ -350,3 +358,8 @@ def audio_info(host: Path, path: str) -> dict[str, Any]:
     if tags.album_artist:
         out["album_artist"] = tags.album_artist
     return out
+
+
+def audio_group_ids(values: dict[str, Any]) -> dict[str, int]:
+    """``album_id`` and ``artist_id`` of an audio row's final values (:func:`group_id` of its album and artist)."""
+    return {"album_id": group_id(values.get("album") or UNKNOWN), "artist_id": group_id(values.get("artist") or UNKNOWN)}

@@ -518,6 +518,7 @@ class _Scan:
             values.update(artist=M.UNKNOWN, album=M.display_name(posixpath.dirname(path)), track=None)
             values.update(M.audio_flags(path))
             values.update(M.audio_info(host, path))
+            values.update(M.audio_group_ids(values))
         values.update(M.path_values(path))
         return values
 

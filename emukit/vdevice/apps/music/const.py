@@ -19,7 +19,6 @@ DATA_DIR = f"/data/data/{PKG}"
 PLAYLIST_DB = f"{DATA_DIR}/databases/playlist.db"  # Room, MainModule.kt "playlist.db"
 QUEUE_DB = f"{DATA_DIR}/databases/music_playback_state.db"  # MusicPlaybackQueueStore
 PREFS_XML = f"{DATA_DIR}/shared_prefs/{PKG}_preferences.xml"  # PreferenceManager.getDefaultSharedPreferences
-MEDIA_DB = "/data/data/com.android.providers.media.module/databases/external.db"
 MUSIC_DIR = "/storage/emulated/0/Music"
 
 # MusicService's shared-preference keys (service/MusicService.kt:1413-1416)

@@ -1,42 +1,42 @@
-"""The song library: a small MediaStore stand-in scanned from ``/sdcard/Music``.
+"""The song library: the audio rows of the MediaStore index, as Retro Music reads them.
 
-The media provider's index lives where Android keeps it, ``external.db`` of
-``com.android.providers.media.module``, table ``files``. A song's ``_id`` is assigned when its file is first
-seen and kept while the file stays (a changed file is re-read in place), so ids are stable per file. The scan
-is cheap: the folder listing (path, size, mtime) is compared with the one of the last scan, kept in the app's
-process state, and only a changed listing touches the database. Retro Music observes MediaStore, so the app
-rescans whenever it is shown (which also covers ``adb push`` + the scan broadcast).
+Retro Music has no index of its own: ``RealSongRepository.makeSongCursor`` queries ``MediaStore.Audio.Media`` of
+the primary external volume with ``is_music`` set (RetroMusicPlayer/RetroMusicPlayer,
+app/src/main/java/code/name/monkey/retromusic/repository/SongRepository.kt), so the library is the rows the device's media provider keeps (:mod:`emukit.vdevice.services.mediastore`, at the
+path of the MediaProvider package the device lists). A song's ``_id`` is the provider's row id: kept while the
+file stays (a changed file is re-read in place), so ids are stable per file. Album and artist ids are the
+provider's too (:func:`emukit.vdevice.services.mediameta.group_id`).
+
+What the app sees is what the provider has indexed. A real device indexes new files with the volume scan at
+boot, an explicit scan, or the provider's idle maintenance; the stand-in app asks the provider to scan the Music
+folder whenever the folder's listing (path, size, mtime) differs from the one its process saw last, so files
+pushed while the app runs appear on its next frame (as after ``adb push`` + the scan broadcast). An unchanged
+listing touches no database.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import zlib
 from typing import TYPE_CHECKING, Any
 
-from emukit.media import is_audio, mime_type, read_tags
-from emukit.vdevice.apps.music.const import MEDIA_DB, MUSIC_DIR, app_data
-from emukit.vdevice.apps.music.store import Song, connect
+from emukit.media import is_audio
+from emukit.vdevice.apps.music.const import MUSIC_DIR, app_data
+from emukit.vdevice.apps.music.store import Song
+from emukit.vdevice.services.mediameta import MEDIA_TYPE_AUDIO, group_id
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
 
-_MEDIA_SCHEMA = (
-    ("CREATE TABLE IF NOT EXISTS files (_id INTEGER PRIMARY KEY AUTOINCREMENT, _data TEXT UNIQUE NOT NULL, "
-     "_display_name TEXT, _size INTEGER, mime_type TEXT, media_type INTEGER DEFAULT 2, title TEXT, "
-     "artist TEXT, album TEXT, album_artist TEXT, composer TEXT, album_id INTEGER, artist_id INTEGER, "
-     "duration INTEGER, track INTEGER, year INTEGER, is_music INTEGER DEFAULT 1, date_added INTEGER, "
-     "date_modified INTEGER)"),
-    "PRAGMA user_version = 1300",
-)
+#: the provider's columns ``getSongFromCursorImpl`` reads (a NULL album or artist name reads as "")
 _COLS = ("_id, _data, title, artist, album, album_id, artist_id, duration, track, year, composer, album_artist, "
          "date_modified")
+#: the songs query: the audio collection (neither pending nor trashed) marked as music, under the Music folder
+_SONGS = (f"SELECT {_COLS} FROM files WHERE media_type = {MEDIA_TYPE_AUDIO} AND is_music = 1 AND is_pending = 0 "
+          "AND is_trashed = 0 AND _data LIKE ? ORDER BY _id")
 
-
-def stable_id(name: str) -> int:
-    """A positive id derived from a name (MediaStore's album / artist ids are hashes of their keys too)."""
-    return zlib.crc32(name.strip().lower().encode()) & 0x7FFFFFFF
+#: kept for callers that group by name: the provider's id of an album or artist name
+stable_id = group_id
 
 
 def _listing(device: VirtualDevice) -> list[tuple[str, int, int]]:
@@ -59,45 +59,14 @@ def _listing(device: VirtualDevice) -> list[tuple[str, int, int]]:
     return sorted(out)
 
 
-def _sync(device: VirtualDevice, listing: list[tuple[str, int, int]]) -> None:
-    """Bring the ``files`` table in line with ``listing`` (insert new, re-read changed, drop gone files)."""
-    with connect(device, MEDIA_DB, _MEDIA_SCHEMA) as db:
-        known = {path: (rid, size, mod) for rid, path, size, mod in
-                 db.execute("SELECT _id, _data, _size, date_modified FROM files WHERE _data LIKE ?",
-                            (MUSIC_DIR + "/%",))}
-        present = set()
-        for path, size, mtime_ns in listing:
-            present.add(path)
-            mod = mtime_ns // 1_000_000_000
-            old = known.get(path)
-            if old is not None and old[1:] == (size, mod):
-                continue
-            try:
-                tags = read_tags(device.fs.read_bytes(path), path)
-            except OSError:
-                continue
-            values = (path.rsplit("/", 1)[1], size, mime_type(path), tags.title, tags.artist, tags.album,
-                      tags.album_artist, tags.composer, stable_id(tags.album), stable_id(tags.artist),
-                      tags.duration_ms, tags.track, tags.year, mod)
-            if old is None:
-                db.execute("INSERT INTO files (_display_name, _size, mime_type, title, artist, album, "
-                           "album_artist, composer, album_id, artist_id, duration, track, year, date_modified, "
-                           "_data, date_added) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                           (*values, path, device.wall_ms() // 1000))
-            else:
-                db.execute("UPDATE files SET _display_name=?, _size=?, mime_type=?, title=?, artist=?, album=?, "
-                           "album_artist=?, composer=?, album_id=?, artist_id=?, duration=?, track=?, year=?, "
-                           "date_modified=? WHERE _data=?", (*values, path))
-        gone = [(p,) for p in known if p not in present]
-        db.executemany("DELETE FROM files WHERE _data = ?", gone)
-
-
 def _read(device: VirtualDevice) -> list[Song]:
-    with connect(device, MEDIA_DB, _MEDIA_SCHEMA) as db:
-        rows = db.execute(f"SELECT {_COLS} FROM files WHERE is_music = 1 AND _data LIKE ?", (MUSIC_DIR + "/%",))
-        songs = [{"id": r[0], "data": r[1], "title": r[2], "artist": r[3], "album": r[4], "album_id": r[5],
-                  "artist_id": r[6], "duration": r[7], "track": r[8], "year": r[9], "composer": r[10],
-                  "album_artist": r[11], "date_modified": r[12]} for r in rows]
+    rows = device.media.store.rows(_SONGS, (MUSIC_DIR + "/%",))
+    songs: list[Song] = [{"id": r["_id"], "data": r["_data"], "title": r["title"] or "",
+                          "artist": r["artist"] or "", "album": r["album"] or "", "album_id": r["album_id"] or 0,
+                          "artist_id": r["artist_id"] or 0, "duration": r["duration"] or 0,
+                          "track": r["track"] or 0, "year": r["year"] or 0, "composer": r["composer"],
+                          "album_artist": r["album_artist"], "date_modified": r["date_modified"] or 0}
+                         for r in rows]
     return sorted(songs, key=song_sort_key)
 
 
@@ -114,7 +83,7 @@ def media_scan(device: VirtualDevice, force: bool = False) -> list[Song]:
     cache = data.get("media")
     if not force and cache is not None and cache.get("sig") == sig:
         return cache["songs"]
-    _sync(device, listing)
+    device.media.store.scan(MUSIC_DIR)
     songs = _read(device)
     data["media"] = {"sig": sig, "songs": songs}
     return songs
