@@ -59,6 +59,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from emukit.evaluate.pairs import load_pairs
     from emukit.evaluate.predictions import PredictionsFile
     from emukit.evaluate.report import (
+        built_on_lines,
         counts_line,
         metrics_table,
         write_report,
@@ -121,6 +122,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     report = write_report(result, out)
     console.print(metrics_table(result))
     console.print(counts_line(result))
+    for line in built_on_lines(result):
+        console.print(line, highlight=False, soft_wrap=True)
     console.print(f"results: {results}\nreport:  {report}", highlight=False, soft_wrap=True)
     return 0
 

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from emukit.actions import Action, Element
 from emukit.errors import ConfigError
 from emukit.jsonl import read_objects
+from emukit.provenance import BuiltOn
 
 SHARED_STORAGE = "/storage/emulated/0"
 BRANCHES = ("A", "B")
@@ -83,6 +84,9 @@ class EvalPair:
     #: the tracked entity the export records (``state_probe``: the state probe's arguments, ``outcome_probe``);
     #: None for pairs exported before it was recorded (:class:`OldExportWarning`)
     entity: dict[str, Any] | None = None
+    #: where the pair was built (``built_on`` of the export or the store; unknown for pairs stored before it was
+    #: kept): metadata for the results and the report, never part of a request
+    built_on: BuiltOn = field(default_factory=BuiltOn.unknown)
 
     def size(self) -> tuple[int, int]:
         """The device screen size (from the pair, else read from the boundary screenshot)."""
@@ -327,7 +331,20 @@ def pair_from_json(data: Mapping[str, Any], reader: Reader, where: str = "pair")
                     params=dict(data.get("params") or {}), shared_action=shared,
                     request_hashes=dict(data.get("request_hashes") or {}), branches=branches,
                     screen_size=(int(size[0]), int(size[1])) if size else None,
-                    entity=dict(entity) if entity is not None else None)
+                    entity=dict(entity) if entity is not None else None,
+                    built_on=_built_on(data.get("built_on"), f"{where}.built_on"))
+
+
+def _built_on(raw: Any, where: str) -> BuiltOn:
+    """An exported pair's ``built_on`` (absent in exports from before it was kept: unknown)."""
+    if raw is None:
+        return BuiltOn.unknown()
+    try:
+        return BuiltOn.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise PairLoadError(f"{where}{'.' + loc if loc else ''}: {first['msg']}") from None
 
 
 def load_export(folder: Path | str) -> Iterator[EvalPair]:
@@ -378,7 +395,7 @@ def _store_pairs(url: str, data_dir: Path | None) -> Iterator[EvalPair]:
                 warned = True
             yield EvalPair(record.pair_id, record.family, record.template, dict(record.params),
                            record.shared_action, dict(record.request_hashes), branches,
-                           entity=dict(record.entity) if record.entity else None)
+                           entity=dict(record.entity) if record.entity else None, built_on=record.built_on)
     finally:
         store.close()
 

@@ -6,11 +6,15 @@
      "metrics": {"branch_exact": {"persistent": 0.5, ..., "macro": 0.5}, "pair_correct": {...},
                  "sem_correct": {...}, "surface_valid": {...}, "sem_pair_correct": {...},
                  ["state_exact": {...}], ["fidelity": {"dinov2": {...}, "siglip": {...}}], "counts": {...}},
-     "pairs": [{"pair_id", "family", "template", "refused", "status", "pair_correct", ...}],
+     "built_on": [{"built_on": {"kind", "fingerprint", "api_level", "abi", "display", "apps", ...}, "pairs": n}],
+     "pairs": [{"pair_id", "family", "template", "refused", "status", "pair_correct", ..., "device_kind"}],
      "branches": [{"pair_id", "family", "branch", "status", "correct", "sem_correct", "surface_valid",
                    "expected", "parsed", "error", "request_hash", ...}]}
 
 All metrics are fractions in [0, 1] (None when a family has no scored pair).
+``built_on`` says what the evaluated pairs were built on (device kind, system build, display, app builds: the
+``built_on`` of each pair, ``docs/devices.md``), most pairs first; the terminal and the report show it, and warn
+when the pairs come from more than one kind of device.
 
 ``report.html`` is one self-contained page (``docs/evaluator.md``, "The report"): the metrics per family with
 a definition of each, filters by family and verdict, and one card per pair with the hidden-state difference
@@ -91,8 +95,22 @@ HOW_TO_READ = ("Each card is one strict pair: branches A and B reach the same bo
 
 def result_json(result: EvalResult) -> dict[str, Any]:
     """The ``results.json`` document."""
+    built_on = [{"built_on": b.model_dump(mode="json"), "pairs": n} for b, n in result.built_on()]
     return {"emukit_evaluation": 1, "config": result.config, "seconds": round(result.seconds, 3),
-            "metrics": result.metrics, "pairs": result.pair_records(), "branches": result.branch_records()}
+            "metrics": result.metrics, "built_on": built_on, "pairs": result.pair_records(),
+            "branches": result.branch_records()}
+
+
+def built_on_lines(result: EvalResult) -> list[str]:
+    """What the pairs were built on, one line per device kind, system build and app builds (most pairs first),
+    then a warning when they come from more than one kind of device."""
+    groups = result.built_on()
+    lines = [f"built on: {n} pair{'s' if n != 1 else ''} on {b.describe()}" for b, n in groups]
+    kinds = sorted({b.kind for b, _ in groups})
+    if len(kinds) > 1:
+        lines.append(f"warning: the pairs come from {len(kinds)} kinds of device ({', '.join(kinds)}); compare "
+                     f"figures within one kind (emukit export --device-kind)")
+    return lines
 
 
 def write_results(result: EvalResult, out_dir: Path) -> Path:
@@ -578,6 +596,24 @@ def _metrics_section(result: EvalResult) -> str:
             f"</section>")
 
 
+def _built_on_section(result: EvalResult) -> str:
+    """Where the pairs were built: one row per device kind, system build and app builds."""
+    rows = []
+    for b, n in result.built_on():
+        display = f"{b.display.width}x{b.display.height} @{b.display.density}" if b.display else "-"
+        apps = ", ".join(f"{p} {a.version_name or '-'} ({a.version_code if a.version_code is not None else 'absent'})"
+                         for p, a in b.apps.items())
+        cells = (b.kind, str(b.api_level) if b.api_level is not None else "-", b.fingerprint or "-", b.abi or "-",
+                 display, apps or "-", b.emukit_version or "-")
+        rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + f"<td>{n}</td></tr>")
+    warning = [line for line in built_on_lines(result) if line.startswith("warning: ")]
+    warn = f"<p class='note warn'>{html.escape(warning[0])}</p>" if warning else ""
+    head = "".join(f"<th>{h}</th>" for h in ("device kind", "API", "fingerprint", "ABI", "display", "app builds",
+                                               "emukit", "pairs"))
+    return (f"<section id='built-on'><h2>Built on</h2>{warn}<div class='scroll'><table class='built-on'><thead>"
+            f"<tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div></section>")
+
+
 def _filters(result: EvalResult) -> str:
     """The filter bar (shown by the script; without it every card stays visible) and the shown count."""
     verdicts = [pair_verdict(r) for r in result.pairs]
@@ -606,10 +642,11 @@ table.metrics{border-collapse:collapse;background:#fff}
 .metrics td,.metrics th{border:1px solid #d5d8dc;padding:3px 10px;text-align:right}
 .metrics th[scope=row],.metrics thead th:first-child{text-align:left;font-weight:600}.metrics .macro{font-weight:700}
 .metrics tr.count td,.metrics tr.count th{color:#5f6368;font-weight:normal}
+table.built-on{border-collapse:collapse;background:#fff}.built-on td,.built-on th{border:1px solid #d5d8dc;padding:3px 10px;text-align:left}
 #metric-definitions{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0;max-width:1100px}
 #metric-definitions dt{font-weight:600}#metric-definitions dd{margin:0}
 #metric-definitions dt:target,#metric-definitions dt:target+dd{background:#fff3bf}
-.note,.counts{color:#444;max-width:1100px}
+.note,.counts{color:#444;max-width:1100px}.warn{color:#8a4b00}
 .bar{position:sticky;top:0;z-index:5;display:flex;flex-wrap:wrap;gap:12px;align-items:center;padding:8px 0;
 background:#f6f7f9;border-bottom:1px solid #d5d8dc;margin-bottom:8px}
 #filters{display:flex;flex-wrap:wrap;gap:12px;align-items:center}#shown{font-weight:600}
@@ -757,6 +794,7 @@ def render_html(result: EvalResult) -> str:
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{title}</title>"
             f"<style>{STYLE}</style><style>{store.css()}</style>")
     body = (f"<h1>{title}</h1><p class='config'>{html.escape(_config_line(result))}</p>{_metrics_section(result)}"
+            f"{_built_on_section(result)}"
             f"<h2 id='pairs'>Pairs</h2><p class='note'>{html.escape(HOW_TO_READ)}</p>{_filters(result)}"
             f"<main id='cards'>{''.join(cards)}</main>{LIGHTBOX}<script>{SCRIPT}</script>")
     return f"<!DOCTYPE html><html lang='en'><head>{head}</head><body>{body}</body></html>\n"

@@ -32,6 +32,7 @@ from emukit.evaluate.estimator import StateEstimator
 from emukit.evaluate.metrics import BranchScore, FidelityScorer, compute_metrics
 from emukit.evaluate.pairs import EvalBranch, EvalPair, TaskSource, entity_context, interface_context
 from emukit.evaluate.predictions import PredictionsFile
+from emukit.provenance import BuiltOn
 from emukit.wm import get_format, render_state, request_hash, resolve_consequence
 from emukit.wm.formats.base import WorldModelFormat
 
@@ -103,7 +104,7 @@ class PairRun:
                 "pair_correct": (not self.refused) and bool(a and b and a.correct and b.correct),
                 "sem_pair_correct": (not self.refused) and bool(a and b and a.sem_correct and b.sem_correct),
                 "request_hashes": {n: r.request_hash for n, r in self.branches.items()},
-                "hashes_match_stored": self.hashes_match_stored}
+                "hashes_match_stored": self.hashes_match_stored, "device_kind": self.pair.built_on.kind}
 
 
 def _jsonable(value: Any) -> Any:
@@ -218,6 +219,17 @@ class EvalResult:
 
     def pair_records(self) -> list[dict[str, Any]]:
         return [p.record() for p in self.pairs]
+
+    def built_on(self) -> list[tuple[BuiltOn, int]]:
+        """(provenance, pairs) for each device kind, system build and set of app builds the evaluated pairs were
+        built on, most pairs first (then in order of first appearance)."""
+        counts: dict[str, int] = {}
+        seen: dict[str, BuiltOn] = {}
+        for run in self.pairs:
+            key = run.pair.built_on.model_dump_json()
+            seen.setdefault(key, run.pair.built_on)
+            counts[key] = counts.get(key, 0) + 1
+        return [(seen[k], n) for k, n in sorted(counts.items(), key=lambda kv: -kv[1])]
 
 
 def _chunks(items: Iterable[EvalPair], size: int) -> Iterator[list[EvalPair]]:

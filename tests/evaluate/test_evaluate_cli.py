@@ -172,7 +172,9 @@ def test_cli_writes_results_table_and_self_contained_report(tmp_path, capsys):
     assert code == 0
     printed = capsys.readouterr().out
     assert "PairCorrect" in printed and "ref:surface" in printed and "refused" in printed
+    assert "built on: 4 pairs on unknown device" in printed  # the fixture export predates provenance
     doc = json.loads((out / "results.json").read_text())
+    assert [g["pairs"] for g in doc["built_on"]] == [4] and doc["built_on"][0]["built_on"]["kind"] == "unknown"
     m = doc["metrics"]
     assert m["pair_correct"]["ordered"] == 1.0 and m["pair_correct"]["temporal"] == 1.0
     assert m["pair_correct"]["macro"] == 1.0 and set(m["branch_exact"]) == {"ordered", "temporal", "macro"}
@@ -191,6 +193,7 @@ def test_cli_writes_results_table_and_self_contained_report(tmp_path, capsys):
     assert 'class="noimg"' not in report  # every one of them has its image
     assert "http://" not in report and "https://" not in report and "src=\"artifacts" not in report
     assert "shared action" in report and "correct" in report
+    assert "<h2>Built on</h2>" in report
 
 
 @pytest.mark.usefixtures("chromium")  # the command starts its renderer before it reads the pairs
@@ -215,8 +218,12 @@ def test_pairs_from_a_store_url_match_the_export(tmp_path):
     from emukit.store import Store
     from emukit.wm.canonical import sha256_hex
 
+    from emukit.provenance import BuiltOn, Display
+
     exported = list(load_export(FIXTURE))[:2]
     artifacts: dict[str, tuple[bytes, str]] = {}
+    built_on = BuiltOn(kind="virtual-deterministic", api_level=34, display=Display(width=1080, height=2400,
+                                                                                   density=420))
 
     def obs(ref) -> Observation:
         png, xml = ref.png(), ref.xml().encode()
@@ -233,7 +240,7 @@ def test_pairs_from_a_store_url_match_the_export(tmp_path):
                         for n, b in p.branches.items()}
             record = PairRecord(pair_id=p.pair_id, family=p.family, template=p.template, template_hash="0" * 64,
                                 params=p.params, seed=0, base_snapshot="base", shared_action=p.shared_action,
-                                request_hashes={}, branches=branches, entity=p.entity or {},
+                                request_hashes={}, branches=branches, entity=p.entity or {}, built_on=built_on,
                                 validation=Validation(stable_boundary=True, observation_match=True,
                                                       state_differs=True, outcome_differs=True,
                                                       validator_pass=True))
@@ -244,6 +251,7 @@ def test_pairs_from_a_store_url_match_the_export(tmp_path):
     for got, want in zip(loaded, exported):
         assert got.size() == want.size() == (1080, 2400)
         assert got.entity == want.entity and got.entity is not None
+        assert got.built_on == built_on  # the store's provenance reaches the results
         for n in ("A", "B"):
             g, w = got.branches[n], want.branches[n]
             assert g.boundary.png() == w.boundary.png() and g.next_observation.xml() == w.next_observation.xml()

@@ -286,7 +286,8 @@ def test_requests_of_the_previous_document_are_not_blamed_on_the_next():
               "setInterval(() => { fetch('https://example.com/poll').catch(() => {}); }, 1);"
               "try { new EventSource('https://example.com/events'); } catch (e) {}</script></body></html>")
     plain = "<!DOCTYPE html><html><body><p>plain</p></body></html>"
-    with Renderer(pool_size=1, timeout_s=5) as r:  # one page: every render reuses the poller's page
+    # one page: every render reuses the poller's page; a generous timeout, for the poller keeps a core busy
+    with Renderer(pool_size=1, timeout_s=20) as r:
         for _ in range(3):
             first = r.render(poller, *GWORLD)
             assert first.ok and not first.evidence.offline_ok  # its own polling is its own
