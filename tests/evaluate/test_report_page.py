@@ -123,7 +123,9 @@ def test_file_is_self_contained_small_and_each_screenshot_is_stored_once(report,
     per_pair = path.stat().st_size / len(result.pairs)
     assert per_pair <= BUDGET_PER_PAIR, f"{per_pair:.0f} bytes per pair"
     assert "http://" not in text and "https://" not in text and "data:image/png" not in text
-    assert seconds < 10, f"report took {seconds:.1f} s"
+    # a bound for a pathological slowdown only (it runs beside other workers): throughput is measured by
+    # tools/bench_render.py
+    assert seconds < 30, f"report took {seconds:.1f} s"
     full = re.findall(r"\.i(\d+)\{background-image:url\((data:image/webp;base64,[^)]+)\)", text)
     thumbs = re.findall(r"\.t(\d+)\{background-image:url\((data:image/webp;base64,[^)]+)\)", text)
     assert len(full) == len(_unique_images(result))  # one full view per distinct screenshot, none repeated

@@ -45,6 +45,30 @@ thresholds:
   max_time_per_pair_increase: 20  # two pairs' build time is mostly device start: too noisy to gate on here
 """
 
+#: the later nights of the test compare with the first: the steps whose figures the comparison reads (build,
+#: stability) and the export, none of the other audits, suites or task checks (night 1 runs every step)
+LEAN = CONFIG.replace("""suites:
+  - name: d-stress
+    count: 1
+    family: persistent
+audits:
+  stability:
+    per_template: 1
+    repeats: 1
+tasks:
+  verify: [file_delete_then_note_01]
+""", """audits:
+  release: false
+  stability:
+    per_template: 1
+    repeats: 1
+  replay: null
+  shortcuts: false
+  diversity: false
+  split: false
+tasks:
+  verify: none
+""")
 
 def test_nights_resume_lock_compare_and_report(emukit_cli, adb_server, vdevice, tmp_path):
     """``vdevice``: a device attached to the same adb server that the night must leave alone (``virtual``
@@ -86,6 +110,8 @@ def test_nights_resume_lock_compare_and_report(emukit_cli, adb_server, vdevice, 
     assert "PASS" in (first / "report.html").read_text()
 
     # night 2: the same request reproduces night 1 (same boundaries), so nothing regresses
+    assert LEAN != CONFIG
+    config.write_text(LEAN.format(count=2))
     same = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-02")
     assert same.returncode == 0, same.stdout
     second = json.loads((reports / "2026-12-02" / "report.json").read_text())
@@ -93,7 +119,7 @@ def test_nights_resume_lock_compare_and_report(emukit_cli, adb_server, vdevice, 
     assert not [f for f in second["findings"] if f["kind"] in ("boundary drift", "count", "template hash")]
 
     # night 3: one pair fewer than the last good night is a regression
-    config.write_text(CONFIG.format(count=1))
+    config.write_text(LEAN.format(count=1))
     worse = _nightly(emukit_cli, adb_server, config, "--night", "2026-12-03")
     assert worse.returncode == 1, worse.stdout
     third = json.loads((reports / "2026-12-03" / "report.json").read_text())

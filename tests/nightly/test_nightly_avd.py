@@ -5,6 +5,7 @@ other nightly tests, not after them (the workers take whole modules)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from emukit.device.adbserver import free_port
