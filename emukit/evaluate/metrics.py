@@ -9,7 +9,9 @@
 * **Fidelity** — DINOv2 and SigLIP cosine similarity between the rendered prediction and the recorded next
   screenshot (:class:`FidelityScorer`, local checkpoints only).
 
-Every metric is a fraction in [0, 1] per family plus ``macro`` (mean over the families present). Scoring is
+The fraction metrics are registered functions of one scored branch or pair (:mod:`emukit.evaluate.metric`;
+the shipped ones in :mod:`emukit.evaluate.metric_defs`), reduced by one generic grouping: a fraction in [0, 1]
+per family plus ``macro`` (mean over the families present). Scoring is
 sample preserving: failed requests, empty or malformed outputs and render failures stay in the denominators
 as incorrect; only pairs refused under the observation condition (A/B requests differ, so the pair is not a
 strict pair for this model) are left out, and counted.
@@ -20,17 +22,13 @@ from __future__ import annotations
 import io
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
 from emukit.evaluate.judge.rubrics import gui_score
-from emukit.families import FAMILIES
-
-FAMILY_ORDER = FAMILIES
-
 
 @dataclass
 class BranchScore:
@@ -51,26 +49,17 @@ class BranchScore:
     output_kind: str | None = None  # "html" or "image": what the prediction was (None: no prediction)
 
 
-def _frac(num: int, den: int) -> float | None:
-    return num / den if den else None
-
-
-def _per_family(values: Mapping[str, list[bool]]) -> dict[str, float | None]:
-    out: dict[str, float | None] = {}
-    for fam in sorted(values, key=lambda f: (FAMILY_ORDER.index(f) if f in FAMILY_ORDER else 99, f)):
-        out[fam] = _frac(sum(values[fam]), len(values[fam]))
-    present = [v for v in out.values() if v is not None]
-    out["macro"] = sum(present) / len(present) if present else None
-    return out
-
-
 def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
     """All metrics from branch scores (``refused``: ``(pair_id, family)`` of refused pairs, excluded).
 
-    Returns ``{"branch_exact": {fam: f, "macro": f}, "pair_correct": {...}, "sem_correct": {...},
-    "surface_valid": {...}, "sem_pair_correct": {...}, "state_exact": {...} (when estimated),
-    "fidelity": {"dinov2": {...}, "siglip": {...}} (when computed), "counts": {...}}``.
+    Returns ``{<each registered metric reported>: {fam: f, "macro": f}, ...}`` in table order
+    (:mod:`emukit.evaluate.metric`: ``branch_exact``, ``pair_correct``, ``sem_correct``, ``surface_valid``,
+    ``sem_pair_correct``, ``state_exact`` when estimated, then any other registered metric), then
+    ``"fidelity": {"dinov2": {...}, "siglip": {...}}`` (when computed), ``"judge": {...}`` (when judged) and
+    ``"counts": {...}``.
     """
+    from emukit.evaluate.metric import ScoredPair, compute, registered_metrics
+
     refused = list(refused)
     refused_ids = {pid for pid, _ in refused}
     by_pair: dict[str, dict[str, BranchScore]] = defaultdict(dict)
@@ -80,8 +69,6 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
             continue
         by_pair[s.pair_id][s.branch] = s
         fam_of[s.pair_id] = s.family
-    branch, sem, surf, state = (defaultdict(list) for _ in range(4))
-    pair, sem_pair = defaultdict(list), defaultdict(list)
     fidelity: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     judged: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     statuses: Counter[str] = Counter()
@@ -89,14 +76,9 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
     for pid, branches in by_pair.items():
         fam = fam_of[pid]
         for s in branches.values():
-            branch[fam].append(s.correct)
-            sem[fam].append(s.sem_correct)
-            surf[fam].append(s.surface_valid)
             statuses[s.status] += 1
             if s.output_kind:
                 kinds[s.output_kind] += 1
-            if s.state_exact is not None:
-                state[fam].append(s.state_exact)
             for name, value in s.fidelity.items():
                 if value is not None and math.isfinite(value):
                     fidelity[name][fam].append(value)
@@ -105,18 +87,9 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
             gs = gui_score(s.judge) if s.judge else None
             if gs is not None:
                 judged["GUI-Score"][fam].append(gs)
-        both = [branches.get("A"), branches.get("B")]
-        pair[fam].append(all(b is not None and b.correct for b in both))
-        sem_pair[fam].append(all(b is not None and b.sem_correct for b in both))
-    metrics: dict[str, Any] = {
-        "branch_exact": _per_family(branch),
-        "pair_correct": _per_family(pair),
-        "sem_correct": _per_family(sem),
-        "surface_valid": _per_family(surf),
-        "sem_pair_correct": _per_family(sem_pair),
-    }
-    if state:
-        metrics["state_exact"] = _per_family(state)
+    branch_samples = [s for branches in by_pair.values() for s in branches.values()]
+    pair_samples = [ScoredPair(pid, fam_of[pid], branches) for pid, branches in by_pair.items()]
+    metrics: dict[str, Any] = dict(compute(registered_metrics(), branch_samples, pair_samples))
     if fidelity:
         metrics["fidelity"] = {}
         for name, fams in fidelity.items():

@@ -51,27 +51,6 @@ CHUNK_PAIRS = 16  # pairs whose screenshots are read and encoded together (bound
 FAMILY_ORDER = FAMILIES
 VERDICTS = ("correct", "incorrect", "refused")
 
-#: (metrics key, label, one-line definition) of every fraction metric, in table order.
-METRICS: tuple[tuple[str, str, str], ...] = (
-    ("branch_exact", "BranchExact",
-     ("Fraction of scored branches judged correct: the outcome the family parser read from the rendered "
-      "prediction equals the branch's validated outcome (SemCorrect) and every surface gate passes "
-      "(SurfaceValid).")),
-    ("pair_correct", "PairCorrect",
-     "Fraction of scored pairs whose two branches, A and B, are both correct in the BranchExact sense."),
-    ("sem_correct", "SemCorrect (branch)",
-     ("Fraction of scored branches whose read outcome equals the validated outcome, whatever the surface "
-      "gates say.")),
-    ("surface_valid", "SurfaceValid (branch)",
-     ("Fraction of scored branches that pass every non-outcome surface gate of their family (Downloads scope, "
-      "keyboard, folder grounding, unique listing, shade grounding, footer, offline self-containedness), "
-      "whatever the outcome.")),
-    ("sem_pair_correct", "SemCorrect (pair)",
-     "Fraction of scored pairs whose two branches, A and B, are both SemCorrect."),
-    ("state_exact", "State Exact",
-     ("Predictive-state condition: fraction of branches whose estimated canonical state equals the "
-      "ground-truth state exactly.")),
-)
 FIDELITY_DEFINITION = ("Mean cosine similarity between the L2-normalised {enc} embeddings of the rendered "
                        "prediction and the recorded next screenshot, over branches with a predicted image; "
                        "from -1 to 1, higher is closer (not a percentage).")
@@ -126,9 +105,17 @@ def _pct(v: Any) -> str:
     return "-" if v is None else f"{100 * v:.1f}"
 
 
+def metric_rows() -> list[tuple[str, str, str]]:
+    """``(results.json key, label, one-line definition)`` of every registered metric, in table order
+    (:mod:`emukit.evaluate.metric`)."""
+    from emukit.evaluate.metric import registered_metrics
+
+    return [(m.name, m.label, m.definition) for m in registered_metrics()]
+
+
 def _rows(metrics: Mapping[str, Any]) -> list[tuple[str, str, str]]:
-    """The fraction metrics present in ``metrics``: ``(key, label, definition)``."""
-    return [row for row in METRICS if row[0] in metrics]
+    """The registered metrics present in ``metrics``: ``(key, label, definition)``."""
+    return [row for row in metric_rows() if row[0] in metrics]
 
 
 def metrics_table(result: EvalResult) -> Any:
@@ -802,13 +789,14 @@ def render_html(result: EvalResult) -> str:
 
 def _judge_rubric_of(judge_config: dict | None) -> dict[str, str]:
     """Which rubric (name vN) each judge dimension comes from, for the definitions."""
-    from emukit.evaluate.judge import RUBRICS
+    from emukit.errors import ConfigError
+    from emukit.evaluate.judge import get_rubric
 
     out: dict[str, str] = {}
     for name, version in ((judge_config or {}).get("rubrics") or {}).items():
         try:
-            rubric = RUBRICS.get(name)
-        except KeyError:
+            rubric = get_rubric(f"{name}@{version}")
+        except ConfigError:
             continue
         for d in rubric.dimensions:
             out[d.key] = f"{name} v{version}"

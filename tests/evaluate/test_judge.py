@@ -13,7 +13,7 @@ import pytest
 
 from emukit.cli import main
 from emukit.errors import ConfigError
-from emukit.evaluate.judge import RUBRICS, JudgeInput, JudgeScorer, gui_score
+from emukit.evaluate.judge import RUBRICS, JudgeInput, JudgeScorer, Rubric, get_rubric, gui_score, register_rubric
 from tests.evaluate.render_support import needs_chromium
 from tests.evaluate.test_adapters import Stub, completion
 
@@ -64,7 +64,7 @@ def transition_input() -> JudgeInput:
 
 # ---------------------------------------------------------------------------------------------- rubrics
 def test_rubric_replies_are_read_strictly():
-    rubric = RUBRICS.get("gui-score")
+    rubric = get_rubric("gui-score")
     scores, extras = rubric.parse('{"GOAL": 5, "LOGIC": 4, "CONS": 4, "UI": 3, "QUAL": 4, "reason": "ok"}')
     assert scores == {"GOAL": 1.0, "LOGIC": 0.8, "CONS": 0.8, "UI": 0.6, "QUAL": 0.8} and extras["reason"] == "ok"
     assert gui_score(scores) == pytest.approx(80.0)  # 20 x mean rating (seed 003 Section 3.2)
@@ -74,7 +74,7 @@ def test_rubric_replies_are_read_strictly():
                      ("no json here", "no JSON")]:
         with pytest.raises(ValueError, match=why):
             rubric.parse(bad)
-    rollout = RUBRICS.get("gui-cc-rollout")
+    rollout = get_rubric("gui-cc-rollout")
     scores, extras = rollout.parse(json.dumps(ANSWERS["gui-cc-rollout"]))
     assert scores == {"S_cp": 0.8, "S_rd": 0.4} and extras["S_cp_criteria"] == [1, 1, 0, 1, 1]
     with pytest.raises(ValueError, match="S_rd.C2"):
@@ -83,7 +83,7 @@ def test_rubric_replies_are_read_strictly():
 
 def test_every_rubric_prompt_names_its_dimensions_and_version():
     for name in ("gui-cc-transition", "gui-cc-rollout", "gui-score"):
-        rubric = RUBRICS.get(name)
+        rubric = get_rubric(name)
         prompt = rubric.system_prompt()
         assert all(d.key in prompt for d in rubric.dimensions)
         assert f"v{rubric.version}" in rubric.user_text(transition_input())
@@ -169,3 +169,24 @@ def test_evaluate_with_a_judge_records_every_dimension(server, tmp_path, capsys)
     assert len(server.bodies) == 12  # 2 pairs x 2 branches x 3 rubrics
     report = (out / "report.html").read_text()
     assert "judge GUI-Score" in report and "judge gui-cc-transition" in report
+
+
+def test_rubrics_share_the_registry_by_versioned_name_and_a_taken_name_is_refused():
+    """The project's Registry holds the rubrics under NAME@VERSION; a bare name is its highest version; another
+    rubric under a name and version already registered is refused (change the prompt, bump the version)."""
+    import dataclasses
+
+    assert {"gui-cc-transition@1", "gui-cc-rollout@1", "gui-score@1", "gui-cc-rap@1"} <= set(RUBRICS.names())
+    v1 = get_rubric("gui-score")
+    assert v1 is get_rubric("gui-score@1") and v1.key == "gui-score@1"
+    assert register_rubric(v1) is v1  # the same rubric again (a module imported twice): fine
+    with pytest.raises(ConfigError, match="judge rubric 'gui-score@1' is registered twice"):
+        register_rubric(dataclasses.replace(v1, preamble="another prompt, same version"))
+    v2 = dataclasses.replace(v1, version="2", preamble="a new prompt")
+    try:
+        assert register_rubric(v2) is v2 and get_rubric("gui-score") is v2 and get_rubric("gui-score@1") is v1
+    finally:
+        RUBRICS._entries.pop("gui-score@2")  # the registry is the process's: leave it as the other tests see it
+    with pytest.raises(ConfigError, match="unknown judge rubric 'nope'; known: gui-cc-rap, gui-cc-rollout"):
+        get_rubric("nope")
+    assert isinstance(v1, Rubric)

@@ -24,6 +24,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from emukit.errors import ConfigError
+from emukit.plugins import Registry
+
 SCALE_MAX = 5
 
 
@@ -73,6 +76,11 @@ class Rubric:
     needs_reference: bool = False
     needs_reference_current: bool = False
     min_frames: int = 2
+
+    @property
+    def key(self) -> str:
+        """The versioned name the registry knows it by: ``NAME@VERSION``."""
+        return f"{self.name}@{self.version}"
 
     def system_prompt(self) -> str:
         lines = [self.preamble, "", f"Rate each dimension from 0 (absent or wrong) to {SCALE_MAX} (fully right)."]
@@ -263,24 +271,32 @@ GUI_CC_RAP = Rubric(
 )
 
 
-@dataclass
-class RubricRegistry:
-    rubrics: dict[str, Rubric] = field(default_factory=dict)
-
-    def add(self, rubric: Rubric) -> Rubric:
-        self.rubrics[rubric.name] = rubric
-        return rubric
-
-    def get(self, name: str) -> Rubric:
-        try:
-            return self.rubrics[name]
-        except KeyError:
-            raise KeyError(f"unknown judge rubric {name!r}; known: {', '.join(sorted(self.rubrics))}") from None
+#: every judge rubric by its versioned name ``NAME@VERSION`` (:attr:`Rubric.key`): the ones above, and those of
+#: outside modules named by entry points in the ``emukit.judge_rubrics`` group (:mod:`emukit.plugins`); a
+#: versioned name registered again with other content is refused
+RUBRICS: Registry[Rubric] = Registry("judge rubric", "emukit.evaluate.judge", "emukit.judge_rubrics")
 
 
-RUBRICS = RubricRegistry()
+def register_rubric(rubric: Rubric) -> Rubric:
+    """Register ``rubric`` under ``NAME@VERSION``; a new prompt is a new version (the version is part of every
+    request, so of the cache key, and of ``results.json``)."""
+    return RUBRICS.register(rubric.key)(rubric)
+
+
+def get_rubric(name: str) -> Rubric:
+    """The rubric ``NAME@VERSION``, or for a bare ``NAME`` its highest version; ConfigError naming the known
+    rubrics otherwise."""
+    if "@" in name:
+        return RUBRICS.get(name)
+    versions = [RUBRICS.get(key) for key in RUBRICS.names() if key.partition("@")[0] == name]
+    if not versions:
+        known = sorted({key.partition("@")[0] for key in RUBRICS.names()})
+        raise ConfigError(f"unknown judge rubric {name!r}; known: {', '.join(known)}")
+    return max(versions, key=lambda r: (int(r.version) if r.version.isdigit() else -1, r.version))
+
+
 for _r in (GUI_CC_TRANSITION, GUI_CC_ROLLOUT, GUI_SCORE, GUI_CC_RAP):
-    RUBRICS.add(_r)
+    register_rubric(_r)
 
 GUI_SCORE_KEYS = tuple(d.key for d in GUI_SCORE.dimensions)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
-from emukit.evaluate.judge.rubrics import RUBRICS, JudgeInput, Rubric
+from emukit.evaluate.judge.rubrics import JudgeInput, Rubric, get_rubric
 
 JUDGE_SEED = 20260912
 
@@ -58,9 +58,9 @@ class JudgeScorer:
         if not self.transport.model:
             raise ConfigError(f"--judge {spec!r}: name the judge model after '#' (it is recorded with the scores)")
         try:
-            self.rubrics: tuple[Rubric, ...] = tuple(RUBRICS.get(name) for name in rubrics)
-        except KeyError as exc:
-            raise ConfigError(f"--judge-rubrics: {exc.args[0]}") from None
+            self.rubrics: tuple[Rubric, ...] = tuple(get_rubric(name) for name in rubrics)
+        except ConfigError as exc:
+            raise ConfigError(f"--judge-rubrics: {exc}") from None
         self.concurrency = max(1, int(concurrency))
         self.max_tokens = int(max_tokens)
 

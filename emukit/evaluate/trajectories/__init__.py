@@ -118,11 +118,11 @@ def roll_out(traj: Trajectory, adapter: Any, fmt: Any, renderer: Any, *, render_
 def judge_run(run: TrajectoryRun, scorer: Any) -> None:
     """The judge's verdicts: gui-cc-rap (and gui-cc-transition when selected) per rolled step, the rollout
     rubrics on the whole rollout."""
-    from emukit.evaluate.judge import RUBRICS, JudgeInput, rollout_input
+    from emukit.evaluate.judge import JudgeInput, get_rubric, rollout_input
 
     traj = run.trajectory
     chosen = {r.name: r for r in scorer.rubrics}
-    step_rubrics = [RUBRICS.get("gui-cc-rap")] + ([chosen["gui-cc-transition"]] if "gui-cc-transition" in chosen else [])
+    step_rubrics = [get_rubric("gui-cc-rap")] + ([chosen["gui-cc-transition"]] if "gui-cc-transition" in chosen else [])
     jobs, owners = [], []
     frames = [traj.screen_png(0)]
     for i, step in enumerate(run.steps):
