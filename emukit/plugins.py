@@ -1,12 +1,13 @@
 """Registries of the things users add: world-model formats, model adapters, export formats, trajectory
-readers. Adding one is one new file:
+readers, evaluation metrics and judge rubrics. Adding one is one new file:
 
 * inside emukit, a module in the registry's package (``emukit/wm/formats/``, ``emukit/evaluate/adapters/``,
-  ``emukit/exporters/``, ``emukit/evaluate/trajectories/``) that registers itself with the registry's
-  decorator; every module of the package is imported the first time the registry is read;
+  ``emukit/exporters/``, ``emukit/evaluate/trajectories/``, ``emukit/evaluate/metric_defs/``,
+  ``emukit/evaluate/judge/``) that registers itself with the registry's decorator; every module of the package
+  is imported the first time the registry is read;
 * outside emukit, a module of your own package named by an entry point in the registry's group
-  (``emukit.wm_formats``, ``emukit.model_adapters``, ``emukit.export_formats``, ``emukit.trajectory_formats``);
-  it is imported the same way, so its decorator registers it.
+  (``emukit.wm_formats``, ``emukit.model_adapters``, ``emukit.export_formats``, ``emukit.trajectory_formats``,
+  ``emukit.metrics``, ``emukit.judge_rubrics``); it is imported the same way, so its decorator registers it.
 
 Nothing else is edited: the CLI's choices, the builder's request hashes and the exporter read the registry.
 """
