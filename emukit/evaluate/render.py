@@ -53,7 +53,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Self
+from typing import Any, Literal, Protocol, Self
 
 from emukit.errors import EmukitError
 from emukit.evaluate.cdn import CdnMirror
@@ -123,8 +123,15 @@ def find_chromium() -> str:
                       "EMUKIT_CHROMIUM to the executable")
 
 
+class RenderBackend(Protocol):
+    """What the evaluators render predictions with: :class:`Renderer`, or any object with its
+    ``render_many`` (a test's stand-in, a remote pool)."""
+
+    def render_many(self, jobs: Iterable[RenderJob]) -> list[RenderResult]: ...
+
+
 @contextlib.contextmanager
-def renderer_or_own(renderer: Any = None, *, pool_size: int = 4) -> Iterator[Any]:
+def renderer_or_own(renderer: RenderBackend | None = None, *, pool_size: int = 4) -> Iterator[RenderBackend]:
     """``renderer`` when the caller has one (the caller closes it), else a new started :class:`Renderer` of
     ``pool_size`` pages, closed on exit: the evaluators' one way to get a renderer."""
     if renderer is not None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emukit.actions import Action
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
@@ -35,6 +35,10 @@ from emukit.evaluate.predictions import PredictionsFile
 from emukit.provenance import BuiltOn
 from emukit.wm import get_format, render_state, request_hash, resolve_consequence
 from emukit.wm.formats.base import WorldModelFormat
+
+if TYPE_CHECKING:
+    from emukit.evaluate.judge import JudgeScorer
+    from emukit.evaluate.render import RenderBackend
 
 CONDITIONS = ("observation", "raw-history", "oracle-state", "predictive-state")
 REFUSED = "refused: requests differ"
@@ -245,19 +249,42 @@ def _chunks(items: Iterable[EvalPair], size: int) -> Iterator[list[EvalPair]]:
 
 def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
              adapter: ModelAdapter | None = None, predictions: PredictionsFile | None = None,
-             renderer: Any = None, estimator: StateEstimator | None = None,
+             renderer: RenderBackend | None = None, estimator: StateEstimator | None = None,
              fidelity: FidelityScorer | None = None, parse: ParseFn | None = None, judge: JudgeFn | None = None,
              render_timeout_s: float | None = None, chunk_size: int = 16,
              on_pair: Callable[[PairRun], None] | None = None, keep_pngs: bool = True,
-             judge_scorer: Any = None) -> EvalResult:
-    """Evaluate ``pairs`` with ``adapter`` (or ``predictions``) under ``format_name`` / ``condition``.
+             judge_scorer: JudgeScorer | None = None) -> EvalResult:
+    """Evaluate strict pairs: build each branch's request, get the prediction, render it, score it, and reduce
+    the scores to the registered metrics (:mod:`emukit.evaluate.metric`).
 
-    ``renderer``: an object with ``render_many(jobs)`` (default: a new :class:`Renderer`, closed at the end);
-    ``parse`` / ``judge``: the family scorer (default: :mod:`emukit.evaluate.parsers`); ``on_pair``:
-    called after each pair is scored (progress, incremental output). ``keep_pngs=False`` drops rendered
-    PNGs after scoring (memory on large runs; the report then has no prediction images). ``judge_scorer``: an
-    :class:`emukit.evaluate.judge.JudgeScorer` whose rubrics score every branch with a predicted image
-    (:func:`judge_jobs` says what each rubric sees).
+    Args:
+        pairs: the pairs (:func:`emukit.evaluate.pairs.load_pairs` reads an export folder or a store); read
+            ``chunk_size`` at a time, so a long run keeps only one chunk's screens in memory.
+        format_name: the world-model format that builds the requests (``emukit.wm.FORMATS``: ``code2world``,
+            ``gworld`` or a registered one).
+        condition: ``observation``, ``raw-history``, ``oracle-state`` or ``predictive-state``
+            (:data:`CONDITIONS`).
+        adapter: the model asked for each prediction; give exactly one of ``adapter`` and ``predictions``.
+        predictions: recorded predictions to score instead of asking a model.
+        renderer: what renders the predictions (default: a new :class:`emukit.evaluate.render.Renderer`,
+            closed at the end; a given one stays open).
+        estimator: the state estimator of the predictive-state condition (default: the rule baseline).
+        fidelity: DINOv2 / SigLIP cosine scorer of rendered predictions against the recorded next screens.
+        parse: the family parser (default: :mod:`emukit.evaluate.parsers`); given together with ``judge``.
+        judge: the family verdict on a parsed prediction (default: :mod:`emukit.evaluate.parsers`).
+        render_timeout_s: a render's time limit (default: the renderer's).
+        chunk_size: pairs read, predicted and rendered together.
+        on_pair: called with each scored pair (progress, incremental output).
+        keep_pngs: False drops rendered PNGs once scored (memory on large runs; the report then shows no
+            prediction images).
+        judge_scorer: a vision-language judge whose rubrics score every branch with a predicted image
+            (:func:`judge_jobs` says what each rubric sees).
+
+    Returns:
+        The per-pair runs, the metrics (``results.json``'s ``metrics``), the run's config and its duration.
+
+    Raises:
+        ValueError: an unknown condition, or not exactly one of ``adapter`` and ``predictions``.
     """
     if condition not in CONDITIONS:
         raise ValueError(f"unknown condition {condition!r}; expected one of {', '.join(CONDITIONS)}")
@@ -295,9 +322,10 @@ def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
 
 
 def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str, adapter: ModelAdapter | None,
-                    predictions: PredictionsFile | None, renderer: Any, estimator: StateEstimator | None,
+                    predictions: PredictionsFile | None, renderer: RenderBackend, estimator: StateEstimator | None,
                     fidelity: FidelityScorer | None, scorer: tuple[ParseFn, JudgeFn],
-                    render_timeout_s: float | None, keep_pngs: bool, judge_scorer: Any = None) -> list[PairRun]:
+                    render_timeout_s: float | None, keep_pngs: bool,
+                    judge_scorer: JudgeScorer | None = None) -> list[PairRun]:
     from emukit.evaluate.render import RenderJob
 
     runs: list[PairRun] = []
