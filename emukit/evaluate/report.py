@@ -629,7 +629,8 @@ table.metrics{border-collapse:collapse;background:#fff}
 .metrics td,.metrics th{border:1px solid #d5d8dc;padding:3px 10px;text-align:right}
 .metrics th[scope=row],.metrics thead th:first-child{text-align:left;font-weight:600}.metrics .macro{font-weight:700}
 .metrics tr.count td,.metrics tr.count th{color:#5f6368;font-weight:normal}
-table.built-on{border-collapse:collapse;background:#fff}.built-on td,.built-on th{border:1px solid #d5d8dc;padding:3px 10px;text-align:left}
+table.built-on{border-collapse:collapse;background:#fff}
+.built-on td,.built-on th{border:1px solid #d5d8dc;padding:3px 10px;text-align:left}
 #metric-definitions{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0;max-width:1100px}
 #metric-definitions dt{font-weight:600}#metric-definitions dd{margin:0}
 #metric-definitions dt:target,#metric-definitions dt:target+dd{background:#fff3bf}

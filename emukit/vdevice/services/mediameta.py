@@ -362,4 +362,5 @@ def audio_info(host: Path, path: str) -> dict[str, Any]:
 
 def audio_group_ids(values: dict[str, Any]) -> dict[str, int]:
     """``album_id`` and ``artist_id`` of an audio row's final values (:func:`group_id` of its album and artist)."""
-    return {"album_id": group_id(values.get("album") or UNKNOWN), "artist_id": group_id(values.get("artist") or UNKNOWN)}
+    return {"album_id": group_id(values.get("album") or UNKNOWN),
+            "artist_id": group_id(values.get("artist") or UNKNOWN)}

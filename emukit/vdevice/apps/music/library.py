@@ -2,8 +2,10 @@
 
 Retro Music has no index of its own: ``RealSongRepository.makeSongCursor`` queries ``MediaStore.Audio.Media`` of
 the primary external volume with ``is_music`` set (RetroMusicPlayer/RetroMusicPlayer,
-app/src/main/java/code/name/monkey/retromusic/repository/SongRepository.kt), so the library is the rows the device's media provider keeps (:mod:`emukit.vdevice.services.mediastore`, at the
-path of the MediaProvider package the device lists). A song's ``_id`` is the provider's row id: kept while the
+app/src/main/java/code/name/monkey/retromusic/repository/SongRepository.kt), so the library is the rows the
+device's media provider keeps (:mod:`emukit.vdevice.services.mediastore`, at the path of the MediaProvider
+package the device lists). Not modelled: the query's minimum duration (the app's "filter song length"
+preference) and its blacklist of folders. A song's ``_id`` is the provider's row id: kept while the
 file stays (a changed file is re-read in place), so ids are stable per file. Album and artist ids are the
 provider's too (:func:`emukit.vdevice.services.mediameta.group_id`).
 
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from emukit.media import is_audio
 from emukit.vdevice.apps.music.const import MUSIC_DIR, app_data
 from emukit.vdevice.apps.music.store import Song
-from emukit.vdevice.services.mediameta import MEDIA_TYPE_AUDIO, group_id
+from emukit.vdevice.services.mediameta import MEDIA_TYPE_AUDIO
 
 if TYPE_CHECKING:
     from emukit.vdevice.device import VirtualDevice
@@ -34,9 +36,6 @@ _COLS = ("_id, _data, title, artist, album, album_id, artist_id, duration, track
 #: the songs query: the audio collection (neither pending nor trashed) marked as music, under the Music folder
 _SONGS = (f"SELECT {_COLS} FROM files WHERE media_type = {MEDIA_TYPE_AUDIO} AND is_music = 1 AND is_pending = 0 "
           "AND is_trashed = 0 AND _data LIKE ? ORDER BY _id")
-
-#: kept for callers that group by name: the provider's id of an album or artist name
-stable_id = group_id
 
 
 def _listing(device: VirtualDevice) -> list[tuple[str, int, int]]:
