@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emukit.errors import ConfigError
+from emukit.records import PairRecord
 
 DEFAULT_MIN_DIVERSITY = 0.8
 NEAR_BITS = 4
@@ -114,10 +115,18 @@ class DiversityReport:
                               for (f, t), c in sorted(self.templates.items())}}
 
 
-def audit_diversity(pairs: Iterable[Any], read_png: Callable[[str], bytes],
+def audit_diversity(pairs: Iterable[PairRecord], read_png: Callable[[str], bytes],
                     thresholds: dict[str, float] | None = None) -> DiversityReport:
-    """Count the diversity of stored :class:`emukit.records.PairRecord` objects; ``read_png(sha)`` gives a
-    boundary screenshot's bytes; ``thresholds``: template -> its declared ``min_diversity``."""
+    """Count the diversity of stored pairs.
+
+    Args:
+        pairs: the stored :class:`emukit.records.PairRecord` objects.
+        read_png: a boundary screenshot's bytes by its sha256.
+        thresholds: each template's declared ``min_diversity``.
+
+    Returns:
+        The counts per family and template, and the templates below their threshold.
+    """
     report = DiversityReport(thresholds=dict(thresholds or {}))
     dhash: dict[str, int] = {}
     groups: dict[str, list[Counts]] = defaultdict(list)

@@ -358,10 +358,22 @@ def audit_release(store: Store, *, templates_folder: Path | list[Path] | None = 
                   templates: list[str] | None = None,
                   on_pair: Callable[[PairCheck], None] | None = None, kinds: tuple[str, ...] = (),
                   app_builds: tuple[tuple[str, int], ...] = ()) -> ReleaseReport:
-    """Run the release audit over the stored pairs (optionally one family and/or some templates: then only
-    those declared templates must be present; optionally only the pairs built on ``kinds`` of device with
-    ``app_builds``: :func:`emukit.provenance.selects`). Each pair is re-read with the selector tables of the
-    app builds it recorded."""
+    """Run the release audit over the stored pairs. Each pair is re-read with the selector tables of the app
+    builds it recorded.
+
+    Args:
+        store: the store whose pairs are audited.
+        templates_folder: where the templates are read (default: the shipped ones and ``EMUKIT_TEMPLATES``).
+        family: only this family's pairs and coverage.
+        templates: only these templates; then only they must be present.
+        on_pair: called with each pair's check (progress).
+        kinds: only the pairs built on these device kinds (:data:`emukit.provenance.DEVICE_KINDS`).
+        app_builds: only the pairs built with these ``(package, versionCode)`` app builds
+            (:func:`emukit.provenance.selects`).
+
+    Returns:
+        Every pair's check, each template's coverage, and what the pairs were built on.
+    """
     fam = selected(family)
     declared_by = declared_templates()
     resolver = TemplateResolver(store, templates_folder)

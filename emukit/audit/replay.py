@@ -307,8 +307,24 @@ def audit_replay(export: Path, *, data_dir: Path, pairs: list[str] | None = None
                  limit: int | None = None, per_template: int | None = None, semantic_only: bool = False,
                  devices: DeviceRequest | None = None, adb_port: int = 5037,
                  on_replay: Callable[[BranchReplay], None] | None = None) -> ReplayReport:
-    """Replay the selected exported branches on the devices ``devices`` asks for (default: one fresh embedded
-    virtual device), and report each branch."""
+    """Replay the selected exported branches from the export alone, and report each branch.
+
+    Args:
+        export: the export folder (``pairs.jsonl`` and its artifacts).
+        data_dir: where the replay devices keep their snapshots and fingerprints.
+        pairs: only these pair ids.
+        family: only this family's pairs.
+        limit: at most this many pairs.
+        per_template: at most this many pairs of each template.
+        semantic_only: compare state and outcome only, never observations (else observations are compared
+            where the recorded and the replaying device kinds are both deterministic virtual devices).
+        devices: the devices to replay on (default: one fresh embedded virtual device).
+        adb_port: the adb server's port.
+        on_replay: called with each branch's result (progress).
+
+    Returns:
+        Each branch's replay and what differed.
+    """
     branches = load_branches(Path(export), pairs=pairs, family=family, limit=limit, per_template=per_template)
 
     checked: dict[tuple[str, str], list[str]] = {}  # (serial, snapshot) -> differences; one device per thread

@@ -188,7 +188,18 @@ class ShortcutReport:
 
 
 def audit_shortcuts(views: list[BranchView], *, max_accuracy: float = MAX_ACCURACY) -> ShortcutReport:
-    """Score every guesser on ``views`` (:func:`views_from_records` / :func:`views_from_export`)."""
+    """Score every guesser on ``views``.
+
+    Args:
+        views: the branches as the guessers see them (:func:`views_from_records` / :func:`views_from_export`).
+        max_accuracy: the accuracy above which a guesser is a shortcut.
+
+    Returns:
+        Each guesser's accuracy per template and family.
+
+    Raises:
+        ConfigError: no pairs to audit.
+    """
     if not views:
         raise ConfigError("no pairs to audit")
     report = ShortcutReport(max_accuracy=max_accuracy)

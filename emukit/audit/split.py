@@ -134,7 +134,16 @@ class SplitReport:
 
 
 def audit_split(train: Path, eval: Path, *, examples_per_criterion: int = 3) -> SplitReport:
-    """The five criteria of seed 002 Appendix C.2 between two exports; ``ok`` when no intersection."""
+    """The five criteria of seed 002 Appendix C.2 between two exports; ``ok`` when no intersection.
+
+    Args:
+        train: the training side (an export or a suite folder).
+        eval: the evaluation side (an export folder).
+        examples_per_criterion: shared keys shown for each criterion that intersects.
+
+    Returns:
+        Each criterion's counts and shared keys.
+    """
     a, b = side_keys(train), side_keys(eval)
     results = []
     for c in SPLIT_CRITERIA:

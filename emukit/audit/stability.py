@@ -139,8 +139,24 @@ def audit_stability(store: Store, *, data_dir: Path, per_template: int = 1, repe
                     on_replay: Callable[[BranchStability, Replay], None] | None = None) -> StabilityReport:
     """Replay the selected pairs' branches ``repeats`` times each (see the module docstring).
 
-    Devices: what ``devices`` asks for: its attached serials if given, else its count (default 1) of embedded
-    virtual devices started fresh (wiped) for the audit and stopped afterwards.
+    Args:
+        store: the store whose pairs are replayed.
+        data_dir: where the audit's devices keep their snapshots.
+        per_template: pairs of each template replayed.
+        repeats: replays of each branch.
+        devices: its attached serials if given, else its count (default 1) of embedded virtual devices started
+            fresh (wiped) for the audit and stopped afterwards.
+        adb_port: the adb server's port.
+        family: only this family's pairs.
+        templates: only these templates' pairs.
+        templates_folder: where the templates are read (default: the shipped ones).
+        on_replay: called with each replay (progress).
+
+    Returns:
+        Each branch's replays and whether they all agree.
+
+    Raises:
+        EmukitError: ``repeats`` or ``per_template`` below 1.
     """
     if repeats < 1 or per_template < 1:
         raise EmukitError("--repeats and --per-template must be at least 1")

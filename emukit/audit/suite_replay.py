@@ -416,8 +416,25 @@ def audit_suite_replay(source: Path, *, data_dir: Path, family: str | None = Non
                        devices: DeviceRequest | None = None, adb_port: int = 5037,
                        attempt_timeout_s: float = 60.0,
                        on_replay: Callable[[TrajectoryReplay], None] | None = None) -> SuiteReplayReport:
-    """Execute the selected stored trajectories of ``source`` again on the devices ``devices`` asks for
-    (default: one fresh embedded virtual device), and compare each with its row."""
+    """Execute the selected stored trajectories of a suite again and compare each with its row.
+
+    Args:
+        source: the suite folder (its ``trajectories.jsonl`` and artifacts).
+        data_dir: where the replay devices keep their snapshots.
+        family: only this family's trajectories.
+        trajectories: only these trajectory ids.
+        per_template: at most this many trajectories of each template.
+        limit: at most this many trajectories.
+        semantic_only: compare state and outcome only, never observations.
+        templates: template folders to read besides the shipped ones.
+        devices: the devices to replay on (default: one fresh embedded virtual device).
+        adb_port: the adb server's port.
+        attempt_timeout_s: the time limit of one trajectory's execution.
+        on_replay: called with each trajectory's result (progress).
+
+    Returns:
+        Each trajectory's replay and what differed.
+    """
     stored = load_trajectories(Path(source), family=family, trajectories=trajectories, per_template=per_template,
                                limit=limit, templates=templates)
 

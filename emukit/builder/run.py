@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,6 +100,26 @@ class TemplateProgress:
 
 @dataclass
 class BuildOptions:
+    """What a pair build builds and where (``emukit build-pairs`` makes one from its options).
+
+    Attributes:
+        templates: the templates to build (each family's count is spread over them).
+        count_per_family: pairs wanted per family.
+        allocation: how a family's count is spread over its templates (``even`` or ``table6``: :func:`plan_counts`).
+        seed: the build's seed; a pair's parameters derive from it, its template and its slot.
+        data_dir: the data folder (store, snapshots' fingerprints, artifacts by default).
+        db_url: the store's SQLAlchemy URL (default: SQLite in ``data_dir``).
+        devices: which devices, how many, and the embedded virtual devices' kind and screen.
+        max_attempts: attempts of one slot before it is given up.
+        adb_port: the adb server's port.
+        attempt_timeout_s: a device that does not finish an attempt in time is given up on.
+        artifacts_dir: the artifact root (default ``$EMUKIT_ARTIFACTS``, else ``data_dir/artifacts``).
+        share_work: take work from the store's job queue (default: when the store is PostgreSQL).
+        queue_heartbeat_s: a sharing builder silent this long loses its jobs to the others.
+        allow_mixed: store pairs built on another device kind or other app builds beside the pairs a request
+            already holds.
+    """
+
     templates: list[Template]
     count_per_family: int = 200
     allocation: str = "even"  # how a family's count is spread over its templates: plan_counts
@@ -420,6 +441,20 @@ def prepare_build(options: BuildOptions, on_progress=None) -> PreparedBuild:
     return PreparedBuild(options, store, runner, pool, workers, server, notes)
 
 
-def build_pairs(options: BuildOptions, on_progress=None) -> PairRunner:
-    """Run a whole build; returns the runner (progress, timings, errors) after every worker finished."""
+def build_pairs(options: BuildOptions,
+                on_progress: Callable[[int, int, str], None] | None = None) -> PairRunner:
+    """Run a whole build: open the store, claim the devices, build every template's pairs and stop.
+
+    Args:
+        options: what to build and where (families, templates, counts, seed, the store URL and data folder, the
+            device request in ``options.devices``, ``allow_mixed``); see :class:`BuildOptions`.
+        on_progress: called after each accepted pair with (pairs done, pairs wanted, template name).
+
+    Returns:
+        The runner after every worker finished: its progress, timings, rejections and errors.
+
+    Raises:
+        ConfigError: bad options (a count below 1, an unknown allocation).
+        DeviceError: no device can be had (held by another command and no ``--wait``, or none starts).
+    """
     return prepare_build(options, on_progress).run()

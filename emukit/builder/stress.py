@@ -513,6 +513,23 @@ def _plan_group(suite: str, family: str, host: str | None, group: list[Template]
 
 @dataclass
 class SuiteOptions:
+    """What a distribution-shift suite build builds and where (``emukit build-pairs --suite``).
+
+    Attributes:
+        suite: the suite (:data:`emukit.families.SUITES`).
+        templates: the templates its trajectories come from.
+        count_per_family: trajectories wanted per family.
+        seed: the build's seed.
+        data_dir: the data folder (the suite is written under it: :func:`suite_dir`).
+        devices: which devices, how many, and the embedded virtual devices' kind and screen.
+        max_attempts: attempts of one trajectory before it is given up.
+        adb_port: the adb server's port.
+        attempt_timeout_s: see :attr:`BuildOptions.attempt_timeout_s` (a trajectory gets 5x: it loads snapshots).
+        depths: the d-stress depths.
+        levels: the interference levels.
+        interference_depth: the depth of an interference trajectory.
+    """
+
     suite: str
     templates: list[Template]
     count_per_family: int = 200
