@@ -283,6 +283,13 @@ def element_from_description(text: str) -> Element:
     return Element(cls=m["cls"], text=m["text"] or "", content_desc=m["desc"] or "", resource_id=m["rid"] or "")
 
 
+def _load_error(exc: ValidationError, where: str) -> PairLoadError:
+    """The first validation error of a field, named by its path under ``where``."""
+    first = exc.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"])
+    return PairLoadError(f"{where}{'.' + loc if loc else ''}: {first['msg']}")
+
+
 def parse_action(data: Any, where: str) -> Action:
     """One exported action (an ``element`` given as its short description is parsed back into an Element);
     PairLoadError names the field at fault."""
@@ -291,9 +298,7 @@ def parse_action(data: Any, where: str) -> Action:
     try:
         return Action.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise PairLoadError(f"{where}{'.' + loc if loc else ''}: {first['msg']}") from None
+        raise _load_error(exc, where) from None
 
 
 def pair_from_json(data: Mapping[str, Any], reader: Reader, where: str = "pair") -> EvalPair:
@@ -342,9 +347,7 @@ def _built_on(raw: Any, where: str) -> BuiltOn:
     try:
         return BuiltOn.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise PairLoadError(f"{where}{'.' + loc if loc else ''}: {first['msg']}") from None
+        raise _load_error(exc, where) from None
 
 
 def load_export(folder: Path | str) -> Iterator[EvalPair]:
