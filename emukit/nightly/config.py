@@ -6,11 +6,13 @@ means the same from any working directory.
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from emukit.errors import ConfigError
 from emukit.families import FAMILIES, SUITES, Family
 from emukit.workers.devices import EmbeddedDevices
 from emukit.yamlmodel import load_yaml_model
@@ -111,6 +113,38 @@ class Tasks(_Strict):
     verify: Literal["all", "none"] | list[str] = "all"
 
 
+class Snapshots(_Strict):
+    """The base snapshots attached devices and AVDs keep and check each night (embedded virtual devices
+    start fresh in every step and build what they use then)."""
+
+    check: Literal["all"] | list[str] = Field(
+        default="all", description="every base spec found (shipped and yours), or these names and globs "
+        "(`my_*`); a plain name that matches no spec is an error, a glob may match none")
+
+    @field_validator("check")
+    @classmethod
+    def _not_empty(cls, check: Literal["all"] | list[str]) -> Literal["all"] | list[str]:
+        if isinstance(check, list) and not check:
+            raise ValueError("an empty list checks no base: give 'all' or at least one name")
+        return check
+
+    def select(self, specs: dict[str, str], source: Path | None = None) -> dict[str, str]:
+        """The specs of ``specs`` (name -> digest) this config checks; ConfigError (naming ``source``, the
+        config file) for a plain name not found."""
+        if self.check == "all":
+            return dict(specs)
+        missing = [p for p in self.check if not _is_glob(p) and p not in specs]
+        if missing:
+            raise ConfigError(f"{source or 'nightly config'}: snapshots.check: no base snapshot spec named {', '.join(missing)} "
+                              f"(found: {', '.join(sorted(specs))})")
+        return {name: digest for name, digest in specs.items()
+                if any(fnmatch.fnmatchcase(name, p) for p in self.check)}
+
+
+def _is_glob(pattern: str) -> bool:
+    return any(c in pattern for c in "*?[")
+
+
 class Retention(_Strict):
     nights: int = Field(default=14, ge=1, description="night folders kept (the last good one is always kept)")
 
@@ -135,6 +169,7 @@ class NightlyConfig(_Strict):
     suites: list[Suite] = Field(default_factory=list)
     audits: Audits = Field(default_factory=Audits)
     tasks: Tasks = Field(default_factory=Tasks)
+    snapshots: Snapshots = Field(default_factory=Snapshots)
     retention: Retention = Field(default_factory=Retention)
     thresholds: Thresholds = Field(default_factory=Thresholds)
     attempt_timeout_s: float = Field(default=60.0, gt=0)

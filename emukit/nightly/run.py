@@ -280,10 +280,10 @@ def run_night(cfg: NightlyConfig, *, night_id: str | None = None,
         before_metrics = (NightMetrics.model_validate_json((before / "metrics.json").read_text())
                           if before is not None and (before / "metrics.json").exists() else None)
 
+        specs = cfg.snapshots.select(_spec_hashes(), cfg.source)  # a name not found fails before any launch
         serials = list(cfg.devices.serials)
         if cfg.devices.avds:
             pool, serials = _launch_avds(cfg)
-        specs = _spec_hashes()
         work = _snapshot_work(serials, data, before, specs, before_metrics.snapshot_specs if before_metrics else {})
         steps = plan_steps(cfg, data, export, serials, work)
         env = {**os.environ}

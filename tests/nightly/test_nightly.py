@@ -18,8 +18,8 @@ import pytest
 
 from emukit.errors import ConfigError
 from emukit.nightly.compare import NightMetrics, TemplateMetrics, compare
-from emukit.nightly.config import Thresholds, load_config
-from emukit.nightly.run import previous_good, prune
+from emukit.nightly.config import Snapshots, Thresholds, load_config
+from emukit.nightly.run import _spec_hashes, plan_steps, previous_good, prune
 from tests.nightly.helpers import nightly as _nightly
 from tests.nightly.helpers import state as _state
 
@@ -195,6 +195,29 @@ def test_config_errors_name_file_line_and_field(tmp_path):
     cfg = load_config(good)
     assert cfg.reports == (tmp_path / "sub" / "reports").resolve()  # relative to the config's folder
     assert cfg.build.families == {"persistent": 3} and cfg.suites[0].name == "d-stress"
+
+
+def test_snapshots_check_selects_the_bases_an_attached_device_keeps(tmp_path):
+    """``snapshots.check``: ``all`` (the default) plans a build step for every base spec found on an attached
+    device's first night; names and globs select; a plain name that matches no spec names the config file."""
+    shipped = _spec_hashes()
+    assert {"files_base", "notes_base", "music_base", "tasks_base"} <= set(shipped) and len(shipped) >= 17
+    config = tmp_path / "nightly.yaml"
+    config.write_text(CONFIG.format(count=1).replace("virtual: 1", "serials: [emulator-5554]"))
+    cfg = load_config(config)
+    assert cfg.snapshots.check == "all" and cfg.snapshots.select(shipped) == shipped
+    work = [("build", name, "emulator-5554") for name in cfg.snapshots.select(shipped)]
+    steps = [s.name for s in plan_steps(cfg, tmp_path / "data", tmp_path / "export", ["emulator-5554"], work)]
+    assert [n for n in steps if n.startswith("snapshot-")] == [f"snapshot-build-{n}-emulator-5554" for n in shipped]
+    picked = Snapshots(check=["files_base", "task*"]).select(shipped)
+    assert set(picked) == {"files_base", "task_track_base", "tasks_base", "tasks_org_base"}
+    assert Snapshots(check=["zz_*"]).select(shipped) == {}
+    with pytest.raises(ConfigError, match=r"nightly.yaml: snapshots.check: no base snapshot spec named nope_base"):
+        Snapshots(check=["nope_base", "files_base"]).select(shipped, config)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(CONFIG.format(count=1) + "snapshots:\n  check: []\n")
+    with pytest.raises(ConfigError, match=r"bad.yaml:\d+: snapshots.check: .*an empty list checks no base"):
+        load_config(bad)
 
 
 def test_install_timer_writes_units_that_systemd_accepts(emukit_cli, tmp_path):

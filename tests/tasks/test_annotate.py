@@ -542,8 +542,10 @@ def test_tabs_tokens_note_keyboard_and_the_queue(shipped, driver, browser, tmp_p
         two.wait_for_function("document.getElementById('hover').textContent.includes('[Save]')", timeout=WAIT_MS)
         assert "[" + ",".join(map(str, save.bounds[:2])) + "][" + ",".join(map(str, save.bounds[2:])) + "]" in \
             two.text_content("#hover")
-        last = two.locator("#trajectory li").last.bounding_box()
-        assert last is not None and 0 <= last["y"] and last["y"] + last["height"] <= 900
+        # measured in one page task: a poll redraws the log, so a located <li> may be gone a moment later
+        last = two.evaluate("() => { const r = document.querySelector('#trajectory li:last-child')"
+                            ".getBoundingClientRect(); return {y: r.y, height: r.height}; }")
+        assert 0 <= last["y"] and last["y"] + last["height"] <= 900
         two.keyboard.press("Alt+Z")
         assert two.eval_on_selector("#screen-img", "i => i.clientWidth") == 1080
         two.keyboard.press("Alt+Z")
