@@ -70,6 +70,7 @@ tasks:
   verify: none
 """)
 
+@pytest.mark.timeout(600)  # three nights of emukit subprocesses, beside other workers
 def test_nights_resume_lock_compare_and_report(emukit_cli, adb_server, vdevice, tmp_path):
     """``vdevice``: a device attached to the same adb server that the night must leave alone (``virtual``
     means every step starts its own)."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from emukit.device.adbserver import free_port
 from emukit.device.virtual import free_adb_ports
 from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
@@ -67,6 +69,7 @@ def _steps(folder: Path) -> dict[str, dict]:
     return _state(folder)["steps"]
 
 
+@pytest.mark.timeout(600)  # three nights of emukit subprocesses, beside other workers
 def test_avd_nights_check_base_snapshots_and_rebuild_what_changed(emukit_cli, adb_server, tmp_path):
     """``devices.avds``: the night launches the AVD (the fake SDK's ``emulator`` script mocks the real binary,
     which cannot run here; behind it a virtual device keeps its snapshots across launches as an AVD does)
