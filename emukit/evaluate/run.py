@@ -32,6 +32,7 @@ from emukit.evaluate.estimator import StateEstimator
 from emukit.evaluate.metrics import BranchScore, FidelityScorer, compute_metrics
 from emukit.evaluate.pairs import EvalBranch, EvalPair, TaskSource, entity_context, interface_context
 from emukit.evaluate.predictions import PredictionsFile
+from emukit.evaluate.request import RequestBuilder
 from emukit.provenance import BuiltOn
 from emukit.wm import get_format, render_state, request_hash, resolve_consequence
 from emukit.wm.formats.base import WorldModelFormat
@@ -145,33 +146,30 @@ def build_branch_request(fmt: WorldModelFormat, pair: EvalPair, branch: EvalBran
     """``(request body, prediction context, estimated state or None)`` for one branch under ``condition``."""
     size = pair.size()
     action: Action = pair.shared_action
-    png = branch.boundary.png()
-    kwargs: dict[str, Any] = {"screen_size": size, "family": pair.family, "entity_context": entity_context(pair)}
+    history: list[tuple[bytes, Action]] | None = None
     state: dict[str, Any] | None = None
     estimated: dict[str, Any] | None = None
     ictx = interface_context(pair)
     if condition == "raw-history":
-        kwargs["history"] = [(obs.png(), act) for obs, act in branch.history]
+        history = [(obs.png(), act) for obs, act in branch.history]
     elif condition == "oracle-state":
         state = branch.state
     elif condition == "predictive-state":
         if estimator is None:
             raise ValueError("predictive-state needs an estimator")
-        history = [(obs.xml(), act) for obs, act in branch.history]
-        estimated = estimator.estimate(pair.family, history, branch.boundary.xml(), task=estimator_task(pair))
+        steps = [(obs.xml(), act) for obs, act in branch.history]
+        estimated = estimator.estimate(pair.family, steps, branch.boundary.xml(), task=estimator_task(pair))
         state = estimated
     elif condition != "observation":
         raise ValueError(f"unknown condition {condition!r}; expected one of {', '.join(CONDITIONS)}")
-    consequence = None
+    condition_text = consequence = None
     if state is not None:
-        kwargs["condition_text"] = render_state(pair.family, state, action=action, context=ictx)
+        condition_text = render_state(pair.family, state, action=action, context=ictx)
         consequence = resolve_consequence(pair.family, state, action, ictx)
-    body = fmt.build_request(png, action, **kwargs)
-    vp = fmt.viewport
-    ctx = PredictionContext(family=pair.family, condition=condition, format=fmt.name,
-                            viewport=(vp.width, vp.height, vp.device_scale_factor), action=action,
-                            screen_size=size, observation_png=png, observation_xml=branch.boundary.xml(),
-                            state=state, interface_context=ictx, consequence=consequence)
+    body, ctx = RequestBuilder(fmt, "pair", family=pair.family).build(
+        branch.boundary.png(), action, screen_size=size, observation_xml=branch.boundary.xml(), condition=condition,
+        history=history, condition_text=condition_text, entity_context=entity_context(pair), state=state,
+        interface_context=ictx, consequence=consequence)
     return body, ctx, estimated
 
 

@@ -15,9 +15,9 @@ device after :meth:`emukit.tasks.session.TaskSession.reset` and cached):
   task's step budget runs out. Scored by ordered milestone progress.
 
 Sample preserving: a failed prediction or render is kept in the step records and ends the rollout; it is
-never dropped. Requests are the world-model formats' observation-condition requests (:mod:`emukit.wm`);
-tasks have no pair family, so they are built under :data:`TASK_FAMILY` with the task contract
-:data:`TASK_CONTRACT` in place of the family contract. See ``docs/evaluator-tasks.md``.
+never dropped. Requests are the world-model formats' observation-condition requests, built by the one request
+builder (:class:`~emukit.evaluate.request.RequestBuilder`) as ``task`` samples: no pair family, the task
+contract :data:`~emukit.evaluate.request.TASK_CONTRACT` in its place. See ``docs/evaluator-tasks.md``.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from emukit.actions import KEY_NAMES, Action, Element
 from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError, DeviceError
-from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext
+from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext, SampleKind
 from emukit.evaluate.agents import Agent, ReferenceAgents, Terminate
 from emukit.evaluate.parsers.normalize import normalize_text
+from emukit.evaluate.request import TASK_CONTRACT, RequestBuilder
 from emukit.hierarchy import parse_bounds
 from emukit.images import png_size
 from emukit.tasks.checks import ScreenView
@@ -49,16 +50,6 @@ from emukit.wm.formats.base import WorldModelFormat
 if TYPE_CHECKING:
     from emukit.workers import DeviceRequest
 
-#: The family a task request is built under. Formats require a known family; it only selects the wait
-#: serialization (``temporal`` alone turns a wait into "wait, then open the notification shade") and, for
-#: ``ref:surface``, which surface it draws. Its transition contract is replaced by :data:`TASK_CONTRACT`.
-TASK_FAMILY = "persistent"
-#: The transition contract of task requests (in place of a family contract).
-TASK_CONTRACT = (
-    "Task contract: the action is one step of a multi-app phone task. Show the screen the action leads to: "
-    "the app, page, dialog or keyboard it opens, with every text the user has entered or copied carried over "
-    "unchanged. Never show a result the action has not produced yet."
-)
 DEFAULT_STAGNATION_K = 3
 TRACKS = ("reference", "agent")
 ALWAYS_ACTIONABLE = ("key", "swipe", "drag", "wait", "open_app")
@@ -387,25 +378,24 @@ class StepRun:
 
 @dataclass
 class StepModel:
-    """What every step needs: the format, the adapter, the renderer and the screen size."""
+    """What every step needs: the format, the adapter, the renderer and the screen size; ``sample`` is the kind
+    of sample the steps belong to (``task``, or ``trajectory`` for an external trajectory's steps)."""
 
     fmt: WorldModelFormat
     adapter: ModelAdapter
-    renderer: Any
+    renderer: Any  # a Renderer (its render method), see emukit.evaluate.render
     screen_size: tuple[int, int]
     render_timeout_s: float | None = None
+    sample: SampleKind = "task"
+
+    @cached_property
+    def requests(self) -> RequestBuilder:
+        """The request builder: no pair family, the task contract."""
+        return RequestBuilder(self.fmt, self.sample, contract=TASK_CONTRACT)
 
     def request(self, screen: Screen, action: Action) -> tuple[dict[str, Any], PredictionContext]:
-        """The observation-condition request for ``action`` on ``screen`` (the pair evaluator's request with
-        the task contract), and its prediction context."""
-        body = self.fmt.build_request(screen.png, action, screen_size=self.screen_size, family=TASK_FAMILY,
-                                      contract=TASK_CONTRACT)
-        vp = self.fmt.viewport
-        ctx = PredictionContext(family=TASK_FAMILY, condition="observation", format=self.fmt.name,
-                                viewport=(vp.width, vp.height, vp.device_scale_factor), action=action,
-                                screen_size=self.screen_size, observation_png=screen.png,
-                                observation_xml=screen.xml)
-        return body, ctx
+        """The observation-condition request for ``action`` on ``screen``, and its prediction context."""
+        return self.requests.build(screen.png, action, screen_size=self.screen_size, observation_xml=screen.xml)
 
     def run(self, run: StepRun, screen: Screen) -> None:
         """Predict, render and read the next screen into ``run`` (never raises for a bad prediction)."""
@@ -670,7 +660,7 @@ def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]],
                 judge_rollout(runs[-1], task, first, judge_scorer)
                 if on_run:
                     on_run(runs[-1])
-    config = {"model": adapter.name, "format": format_name, "tracks": list(tracks), "family": TASK_FAMILY,
+    config = {"model": adapter.name, "format": format_name, "tracks": list(tracks), "sample": "task",
               "stagnation_k": stagnation_k, "max_steps": max_steps,
               "agent": getattr(agent, "name", None) if "agent" in tracks else None,
               "judge": judge_scorer.describe() if judge_scorer is not None else None}

@@ -179,13 +179,21 @@ def test_copy_current_reference_and_agent_tracks(initial, task, renderer):
     assert step["prediction"]["status"] == "ok" and step["render"]["status"] == "ok"
 
 
-def test_surface_model_applies_with_the_nominal_family(initial, task, renderer):
-    model = step_model("ref:surface", renderer, initial, fmt="gworld")
-    ref = reference_track(task, first_screen(initial), model, max_steps=3)
-    assert len(ref.steps) == 3 and ref.stop_reason == "step limit 3"
-    assert "no items" in ref.steps[0].screen.texts  # the Files surface of the persistent family, no state
-    assert ref.prefix == 1 and ref.action_progress == pytest.approx(1 / len(task.provenance.reference))
-    run = agent_track(task, first_screen(initial), model, ScriptedAgent(task.provenance.reference), stagnation_k=2)
+def test_surface_model_on_a_task_predicts_the_current_screen(initial, task, renderer):
+    """A task has no pair family, so ``ref:surface`` has no family surface to draw: it predicts the current
+    screen, as ``ref:copy-current`` does (before, tasks were asked under the persistent family and it drew an
+    empty Files search)."""
+    surface = reference_track(task, first_screen(initial), step_model("ref:surface", renderer, initial, fmt="gworld"),
+                              max_steps=3)
+    copy = reference_track(task, first_screen(initial), step_model("ref:copy-current", renderer, initial,
+                                                                   fmt="gworld"), max_steps=3)
+    assert len(surface.steps) == 3 and surface.stop_reason == "step limit 3"
+    assert [s.screen.texts for s in surface.steps] == [s.screen.texts for s in copy.steps]
+    assert "no items" not in surface.steps[0].screen.texts
+    assert surface.prefix == copy.prefix == 1
+    assert surface.action_progress == pytest.approx(1 / len(task.provenance.reference))
+    run = agent_track(task, first_screen(initial), step_model("ref:surface", renderer, initial, fmt="gworld"),
+                      ScriptedAgent(task.provenance.reference), stagnation_k=2)
     assert len(run.steps) == 2 and run.stop_reason == "stagnated (2 identical screens)"
     assert run.milestones.reached == 0
 
@@ -219,6 +227,7 @@ def test_milestones_in_order_and_reference_progress(initial, task, renderer):
     assert ctx1.observation_png == initial[TASK_ID][0]
     assert ctx2.observation_png == run.steps[0].screen.png and t2 in ctx2.observation_xml
     assert TASK_CONTRACT in json.dumps(body)
+    assert (ctx1.sample, ctx1.family, ctx1.condition) == ("task", None, "observation")  # no pair family pretended
 
 
 def test_failed_prediction_is_kept_and_ends_the_rollout(initial, task, renderer):

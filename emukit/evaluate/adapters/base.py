@@ -22,11 +22,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.plugins import Registry
+
+#: the kinds of sample the evaluator predicts for (one request builder, :mod:`emukit.evaluate.request`)
+SampleKind = Literal["pair", "task", "trajectory"]
+SAMPLE_KINDS: tuple[SampleKind, ...] = ("pair", "task", "trajectory")
 
 
 @dataclass
@@ -63,7 +67,7 @@ class PredictionContext:
     ``consequence``: the interface's resolved consequence ``D = g_f(Z, A, c)`` (None without state).
     """
 
-    family: str
+    family: str | None  # the pair family; None for a sample without one (a task or trajectory step)
     condition: str
     format: str
     viewport: tuple[int, int, float]  # CSS width, CSS height, device scale factor
@@ -74,6 +78,8 @@ class PredictionContext:
     state: Mapping[str, Any] | None = None
     interface_context: Mapping[str, Any] | None = None
     consequence: Mapping[str, Any] | None = None
+    #: what is being predicted: a strict pair's branch, a milestone task's step, an external trajectory's step
+    sample: SampleKind = "pair"
 
 
 class ModelAdapter(ABC):

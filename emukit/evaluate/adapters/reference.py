@@ -13,7 +13,9 @@
   card. Without state (observation, raw history) it renders the family's state-less default (file absent,
   empty paste, empty list, no timer): a deterministic function of an A/B-identical request, so its
   observation-only PairCorrect is 0 by construction. Each family's surface is a module of
-  :mod:`emukit.evaluate.surfaces`, found by the family's name.
+  :mod:`emukit.evaluate.surfaces`, found by the family's name. A sample without a family (a task step, an
+  external trajectory's step) implies no family surface: ``ref:surface`` then predicts what
+  ``ref:copy-current`` does, the current screen.
 
 Both are deterministic and never see the true next screen or the outcome.
 """
@@ -100,5 +102,8 @@ class ReferenceAdapter(ModelAdapter):
     def predict(self, request: dict[str, Any], context: PredictionContext | None = None) -> Prediction:
         if context is None:
             return Prediction(error=f"{self.name} needs the prediction context (it does not read the chat body)")
-        page = copy_current_html(context) if self.kind == "copy-current" else SURFACES.get(context.family)(context)
+        if self.kind == "copy-current" or context.family is None:  # no family: no surface but the current one
+            page = copy_current_html(context)
+        else:
+            page = SURFACES.get(context.family)(context)
         return Prediction(html=page, raw=page)

@@ -97,7 +97,7 @@ def roll_out(traj: Trajectory, adapter: Any, fmt: Any, renderer: Any, *, render_
     from emukit.images import png_size
 
     first = traj.screen_png(0)
-    model = StepModel(fmt, adapter, renderer, png_size(first), render_timeout_s)
+    model = StepModel(fmt, adapter, renderer, png_size(first), render_timeout_s, sample="trajectory")
     screen = screen_from_image(first, source="device")  # a real screenshot: no hierarchy comes with it
     steps: list[Any] = []
     stop = "reference finished"
@@ -193,7 +193,8 @@ def evaluate_trajectories(trajectories: list[Trajectory], *, adapter: Any, judge
             if on_run:
                 on_run(run)
     sources = sorted({t.source for t in trajectories})
-    config = {"model": adapter.name, "format": format_name, "trajectory_formats": sources, "max_steps": max_steps,
+    config = {"model": adapter.name, "format": format_name, "sample": "trajectory", "trajectory_formats": sources,
+              "max_steps": max_steps,
               "judge": judge_scorer.describe()}
     return TrajectoryEvalResult(runs, config, time.perf_counter() - started)
 

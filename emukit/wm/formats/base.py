@@ -185,9 +185,10 @@ class WorldModelFormat(ABC):
 
     @abstractmethod
     def messages(self, *, image_url: str, action: Action, screen_size: ScreenSize,
-                 history: Sequence[tuple[str, Action]], condition_text: str | None, family: str,
+                 history: Sequence[tuple[str, Action]], condition_text: str | None, family: str | None,
                  contract: str, entity_context: str | None) -> list[dict[str, Any]]:
-        """The chat messages; ``image_url`` and the history's URLs are already transformed images."""
+        """The chat messages; ``image_url`` and the history's URLs are already transformed images;
+        ``family`` is None for a sample without a pair family."""
 
     # -- the request ------------------------------------------------------------------------------------
     def encode(self, image: Image.Image) -> bytes:
@@ -196,18 +197,25 @@ class WorldModelFormat(ABC):
 
     def build_request(self, observation_png: bytes, action: Action, *, screen_size: ScreenSize | None = None,
                       history: Sequence[HistoryStep] | None = None, condition_text: str | None = None,
-                      family: str, contract: str | None = None,
+                      family: str | None, contract: str | None = None,
                       entity_context: str | None = None) -> dict[str, Any]:
         """An OpenAI-compatible chat-completions body for predicting the screen after ``action``.
 
         ``screen_size``: the device screen the action's coordinates are in (default: the observation's own
         size, i.e. a screenshot taken at the device's resolution). ``history``: earlier ``(png, action)`` steps,
         oldest first (raw-history condition; an empty list is the same as None). ``condition_text``: the
-        rendered state block (state conditions). ``contract`` replaces the family's default transition contract;
-        ``entity_context`` is pair-shared task context (e.g. the tracked file). The same inputs always give
-        byte-identical canonical JSON.
+        rendered state block (state conditions). ``family``: the pair family, or None for a sample that has
+        none (a task step, an external trajectory's step; :mod:`emukit.evaluate.request`), which must then give
+        its ``contract``. ``contract`` replaces the family's default transition contract; ``entity_context`` is
+        pair-shared task context (e.g. the tracked file). The same inputs always give byte-identical canonical
+        JSON.
         """
-        check_family(family)
+        if family is not None:
+            check_family(family)
+            if contract is None:
+                contract = contract_for(family)
+        elif contract is None:
+            raise FormatError("a request without a pair family needs its own transition contract")
         if screen_size is None:
             screen_size = png_size(observation_png)
         self.region(screen_size)  # validates the screen size and the crop before any image work
@@ -215,8 +223,7 @@ class WorldModelFormat(ABC):
         past = [(png_data_url(self.transform_screenshot(png, step, screen_size)), step)
                 for png, step in (history or [])]
         msgs = self.messages(image_url=current, action=action, screen_size=screen_size, history=past,
-                             condition_text=condition_text or None, family=family,
-                             contract=contract if contract is not None else contract_for(family),
+                             condition_text=condition_text or None, family=family, contract=contract,
                              entity_context=entity_context or None)
         return {"model": self.model, "messages": msgs, **self.generation}
 

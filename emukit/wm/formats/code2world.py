@@ -161,7 +161,7 @@ class Code2WorldFormat(WorldModelFormat):
         return "\n".join(lines) + "\n"
 
     def messages(self, *, image_url: str, action: Action, screen_size: ScreenSize,
-                 history: Sequence[tuple[str, Action]], condition_text: str | None, family: str,
+                 history: Sequence[tuple[str, Action]], condition_text: str | None, family: str | None,
                  contract: str, entity_context: str | None) -> list[dict[str, Any]]:
         """System message, then one user message: [history], current image, [state block], text."""
         content: list[dict[str, Any]] = []

@@ -141,7 +141,7 @@ class GWorldFormat(WorldModelFormat):
         return f"{INTRO}\n\nRequirements:\n{numbered}\n\nAction:\n{action_json}\n\n{OUTPUT_FORMAT}"
 
     def messages(self, *, image_url: str, action: Action, screen_size: ScreenSize,
-                 history: Sequence[tuple[str, Action]], condition_text: str | None, family: str,
+                 history: Sequence[tuple[str, Action]], condition_text: str | None, family: str | None,
                  contract: str, entity_context: str | None) -> list[dict[str, Any]]:
         """One user message: [history], current image, [state block], text."""
         content: list[dict[str, Any]] = []
