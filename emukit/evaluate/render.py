@@ -9,7 +9,10 @@ reused pages runs up to ``pool_size`` renders at once. For each prediction the r
    (per format: Code2World 1080x2400 @1, gWorld 360x800 @3). When the page's previous document ran no
    script at all, the new HTML replaces it in place instead (equivalent, and a navigation is most of the cost
    of a render); a page whose document ran scripts is frozen (``Page.setWebLifecycleState``) while it waits
-   in the pool and always gets a new navigation;
+   in the pool and always gets a new navigation. A page whose document was still requesting after its
+   ``load`` event (a timer fetching, an EventSource reconnecting) is closed instead: woken for the next
+   prediction, such a document floods the request handler until the new one commits, which under load
+   outlasted the next render's deadline;
 2. answers every other request itself: a main-frame navigation after the document was served (a refresh,
    ``location``, a link, a form, ``history``) with ``204 No Content``, which a browser never commits, so the
    page stays the prediction; known CDN URLs of common CSS frameworks from pinned local copies
@@ -212,6 +215,7 @@ class _Slot:
     served: bool = False  # the prediction's document was served; every later main-frame navigation is refused
     navigations: list[str] = field(default_factory=list)  # main-frame navigations the prediction attempted
     refused: asyncio.Event = field(default_factory=asyncio.Event)  # set when one of them was refused
+    retire: bool = False  # its document kept requesting after load: closed, not returned to the pool
 
 
 def missing_html_close(source: str) -> bool:
@@ -493,7 +497,9 @@ class Renderer:
                 await self._restart()
             result = self._failed(job, diag, f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
         finally:
-            if slot is not None:
+            if slot is not None and slot.retire:
+                await self._discard(slot)
+            elif slot is not None:
                 self._idle.setdefault((slot.scale, slot.scripts), []).append(slot)
         return result
 
@@ -561,6 +567,7 @@ class Renderer:
             slot.served = False
             await self._loaded(slot, page.goto(slot.doc_url, wait_until="commit", timeout=0), diag)
         times["load"] = (time.perf_counter() - t) * 1000
+        requested_by_load = len(slot.log)
         t = time.perf_counter()
         read = await _read_isolated(slot, {
             "vw": w, "vh": h, "grid": GRID, "minOpacity": MIN_OPACITY, "minInViewport": MIN_IN_VIEWPORT,
@@ -578,7 +585,9 @@ class Renderer:
         payload, settle = read.get("evidence") or {}, read.get("settle") or {}
         if not _same_origin(str(payload.get("url", "")), slot.doc_url):  # history.pushState stays in the origin
             raise _NavigatedAway(f"the page navigated away (to {str(payload.get('url'))[:200]})")
-        if payload.get("scripts"):  # stop timers and animation loops while the page waits in the pool
+        if payload.get("scripts") and len(slot.log) > requested_by_load:  # a live document: see the docstring
+            slot.retire = True
+        elif payload.get("scripts"):  # stop timers and animation loops while the page waits in the pool
             await slot.cdp.send("Page.setWebLifecycleState", {"state": "frozen"})
             slot.frozen = True
         else:

@@ -276,10 +276,12 @@ def test_each_prediction_gets_a_fresh_document():
 
 
 def test_requests_of_the_previous_document_are_not_blamed_on_the_next():
-    """A document that keeps requesting (a timer firing fetches, an EventSource reconnecting) is frozen while its
-    page waits in the pool and wakes when the page is reused; what it requests before the next prediction is
-    handed over must not appear in that prediction's external resources (it once made a self-contained page
-    fail the offline check in a full run)."""
+    """A document that keeps requesting after its load (a timer firing fetches, an EventSource reconnecting)
+    does not go back to the pool: its page is closed, and the next prediction gets a page of its own. Before,
+    it was frozen in the pool and woke when the page was reused: what it requested before the next prediction
+    was handed over once made a self-contained page fail the offline check in a full run, and its flood of
+    requests made the next render time out on a loaded machine. A document that ran scripts but stopped
+    requesting is still frozen and reused."""
     from emukit.evaluate.render import Renderer
 
     poller = ("<!DOCTYPE html><html><body><p>poller</p><script>"
@@ -287,15 +289,19 @@ def test_requests_of_the_previous_document_are_not_blamed_on_the_next():
               "try { new EventSource('https://example.com/events'); } catch (e) {}</script></body></html>")
     plain = "<!DOCTYPE html><html><body><p>plain</p></body></html>"
     # one page: every render reuses the poller's page; a generous timeout, for the poller keeps a core busy
+    quiet = "<!DOCTYPE html><html><body><p id=q>quiet</p><script>q.textContent = 'scripted';</script></body></html>"
     with Renderer(pool_size=1, timeout_s=20) as r:
-        for _ in range(3):
+        for i in range(3):
             first = r.render(poller, *GWORLD)
             assert first.ok, first.error
             assert not first.evidence.offline_ok  # its own polling is its own
+            assert r.pages_discarded == i + 1  # the poller's page is closed, not pooled
             time.sleep(0.2)
             after = r.render(plain, *GWORLD)
-            assert after.ok, after.error  # the reused page renders the next document at all
+            assert after.ok, after.error
             assert after.evidence.external == () and after.evidence.offline_ok, after.evidence.external
+        assert r.render(quiet, *GWORLD).ok and r.render(plain, *GWORLD).ok
+        assert r.pages_discarded == 3  # a script that stopped: its page was frozen and reused
 
 
 def test_rendering_is_deterministic_across_reused_pages():
