@@ -15,8 +15,9 @@ point in the ``emukit.metrics`` group (:mod:`emukit.plugins`)::
 ``reads`` declares the sample the function is given: ``"branch"``, the :class:`~emukit.evaluate.metrics.
 BranchScore` of every scored branch, or ``"pair"``, the :class:`ScoredPair` of every scored pair (refused pairs
 are never given). The function returns a number (a bool counts as 0 or 1) or None when the sample does not count
-for this metric. Every metric is then reduced the same way, by :func:`grouped_mean`: the mean per group (the
-family) and ``macro``, the unweighted mean over the groups present. ``results.json`` (``metrics.<name>``), the
+for this metric. Every metric is then reduced the same way, by :func:`grouped_mean`: the mean per group and
+``macro``, the unweighted mean over the groups present; :func:`compute` groups by family (``metrics.<name>``)
+and, with the same reducer, by template (``metrics.by_template.<name>``). ``results.json`` (``metrics.<name>``), the
 terminal table and the HTML report (label, values and the one-line definition) read the registry, so nothing
 else is edited.
 
@@ -44,11 +45,13 @@ BRANCHES = ("A", "B")
 
 @dataclass(frozen=True)
 class ScoredPair:
-    """One scored pair as a pair-level metric reads it: its id, family and the scores of its branches."""
+    """One scored pair as a pair-level metric reads it: its id, family, the scores of its branches and its
+    template."""
 
     pair_id: str
     family: str
     branches: Mapping[str, BranchScore]
+    template: str = ""
 
     def both(self, attribute: str) -> bool:
         """Whether ``attribute`` (``correct``, ``sem_correct``, ...) is true of both branches, A and B (a branch
@@ -126,14 +129,20 @@ def grouped_mean(values: Iterable[tuple[str, float]], order: Sequence[str] = FAM
     return out
 
 
-def compute(metrics: Sequence[Metric], branches: Sequence[BranchScore],
-            pairs: Sequence[ScoredPair]) -> dict[str, dict[str, float | None]]:
-    """Each metric over its samples, grouped by family: ``{name: {family: value, ..., "macro": value}}`` for the
-    metrics reported (every ``always`` metric, and any other some sample has a value for)."""
+#: what samples can be grouped by: an attribute both a branch score and a scored pair carry
+GroupBy = Literal["family", "template"]
+
+
+def compute(metrics: Sequence[Metric], branches: Sequence[BranchScore], pairs: Sequence[ScoredPair], *,
+            by: GroupBy = "family") -> dict[str, dict[str, float | None]]:
+    """Each metric over its samples, grouped by ``by`` (the sample's family or template; families in their
+    table order, templates by name): ``{name: {group: value, ..., "macro": value}}`` for the metrics reported
+    (every ``always`` metric, and any other some sample has a value for)."""
+    order: Sequence[str] = FAMILIES if by == "family" else ()
     out: dict[str, dict[str, float | None]] = {}
     for m in metrics:
         samples: Sequence[Any] = branches if m.reads == "branch" else pairs
-        values = [(s.family, v) for s in samples if (v := m.value(s)) is not None]
+        values = [(getattr(s, by) or f"(no {by})", v) for s in samples if (v := m.value(s)) is not None]
         if values or m.always:
-            out[m.name] = grouped_mean(values)
+            out[m.name] = grouped_mean(values, order)
     return out

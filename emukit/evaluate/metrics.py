@@ -47,6 +47,7 @@ class BranchScore:
     fidelity: dict[str, float] = field(default_factory=dict)
     judge: dict[str, float] = field(default_factory=dict)  # judge dimension -> normalised score in [0, 1]
     output_kind: str | None = None  # "html" or "image": what the prediction was (None: no prediction)
+    template: str = ""  # the pair's causal template ("" when the pair does not name one)
 
 
 def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
@@ -55,8 +56,9 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
     Returns ``{<each registered metric reported>: {fam: f, "macro": f}, ...}`` in table order
     (:mod:`emukit.evaluate.metric`: ``branch_exact``, ``pair_correct``, ``sem_correct``, ``surface_valid``,
     ``sem_pair_correct``, ``state_exact`` when estimated, then any other registered metric), then
-    ``"fidelity": {"dinov2": {...}, "siglip": {...}}`` (when computed), ``"judge": {...}`` (when judged) and
-    ``"counts": {...}``.
+    ``"fidelity": {"dinov2": {...}, "siglip": {...}}`` (when computed), ``"judge": {...}`` (when judged),
+    ``"by_template": {<each registered metric reported>: {template: f, "macro": f}}`` (the same reducer over
+    templates) and ``"counts": {...}``.
     """
     from emukit.evaluate.metric import ScoredPair, compute, registered_metrics
 
@@ -64,11 +66,13 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
     refused_ids = {pid for pid, _ in refused}
     by_pair: dict[str, dict[str, BranchScore]] = defaultdict(dict)
     fam_of: dict[str, str] = {}
+    template_of: dict[str, str] = {}
     for s in scores:
         if s.pair_id in refused_ids:
             continue
         by_pair[s.pair_id][s.branch] = s
         fam_of[s.pair_id] = s.family
+        template_of[s.pair_id] = s.template
     fidelity: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     judged: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     statuses: Counter[str] = Counter()
@@ -88,8 +92,9 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
             if gs is not None:
                 judged["GUI-Score"][fam].append(gs)
     branch_samples = [s for branches in by_pair.values() for s in branches.values()]
-    pair_samples = [ScoredPair(pid, fam_of[pid], branches) for pid, branches in by_pair.items()]
+    pair_samples = [ScoredPair(pid, fam_of[pid], branches, template_of[pid]) for pid, branches in by_pair.items()]
     metrics: dict[str, Any] = dict(compute(registered_metrics(), branch_samples, pair_samples))
+    by_template = compute(registered_metrics(), branch_samples, pair_samples, by="template")
     if fidelity:
         metrics["fidelity"] = {}
         for name, fams in fidelity.items():
@@ -103,10 +108,13 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
             means["macro"] = sum(means.values()) / len(means) if means else None  # type: ignore[assignment]
             means["n"] = sum(len(v) for v in fams.values())  # type: ignore[assignment]
             metrics["judge"][name] = means
+    if by_template:
+        metrics["by_template"] = by_template
     refused_by_family = Counter(f for _, f in refused)
     metrics["counts"] = {
         "pairs": len(by_pair), "branches": sum(len(b) for b in by_pair.values()),
         "pairs_by_family": dict(Counter(fam_of.values())),
+        "pairs_by_template": dict(sorted(Counter(t or "(no template)" for t in template_of.values()).items())),
         "refused_pairs": len(refused), "refused_by_family": dict(refused_by_family),
         "status": dict(statuses),
         "output_kinds": dict(kinds),

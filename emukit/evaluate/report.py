@@ -577,10 +577,32 @@ def _metrics_section(result: EvalResult) -> str:
                  for k, lbl, d in defs)
     return (f"<section id='metrics'><h2>Metrics</h2><div class='scroll'><table class='metrics'><thead><tr>"
             f"<th>metric (%)</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-            f"<p class='counts'>{html.escape(counts_line(result))}</p>"
+            f"<p class='counts'>{html.escape(counts_line(result))}</p>{_by_template_table(m)}"
             f"<h3>Definitions <small>(details: <a href='{html.escape(docs_link())}'>docs/evaluator.md#metrics</a>)"
             f"</small></h3><dl id='metric-definitions'>{dl}</dl><p class='note'>{html.escape(COMMON_NOTE)}</p>"
             f"</section>")
+
+
+def _by_template_table(m: Mapping[str, Any]) -> str:
+    """The registered metrics per template (``metrics.by_template``, the family table's reducer over templates):
+    one row per template, one column per metric, folded under the family table."""
+    by = m.get("by_template") or {}
+    rows_of = _rows(by)
+    if not rows_of:
+        return ""
+    templates = [t for t in next(iter(by.values())) if t != "macro"]
+    for key, _, _ in rows_of:
+        templates += [t for t in by[key] if t != "macro" and t not in templates]
+    pairs = (m.get("counts") or {}).get("pairs_by_template", {})
+    head = "".join(f"<th><a href='#def-{key}'>{html.escape(label)}</a></th>" for key, label, _ in rows_of)
+    body = "".join(f"<tr><th scope='row'>{html.escape(t)}</th>"
+                   + "".join(f"<td>{_pct(by[key].get(t))}</td>" for key, _, _ in rows_of)
+                   + f"<td>{pairs.get(t, 0)}</td></tr>" for t in templates)
+    macro = "".join(f"<td class='macro'>{_pct(by[key].get('macro'))}</td>" for key, _, _ in rows_of)
+    return (f"<details id='by-template'><summary>Per template ({len(templates)} templates; macro: the unweighted "
+            f"mean over them)</summary><div class='scroll'><table class='metrics by-template'><thead><tr>"
+            f"<th>template (%)</th>{head}<th>scored pairs</th></tr></thead><tbody>{body}<tr><th scope='row'>macro"
+            f"</th>{macro}<td></td></tr></tbody></table></div></details>")
 
 
 def _built_on_section(result: EvalResult) -> str:

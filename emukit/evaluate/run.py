@@ -352,7 +352,7 @@ def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str
             run.hashes_match_stored = None if not stored else stored == branch_runs["A"].request_hash
         if run.refused:
             for br in branch_runs.values():
-                br.score = BranchScore(pair.pair_id, pair.family, br.branch, status="refused")
+                br.score = BranchScore(pair.pair_id, pair.family, br.branch, status="refused", template=pair.template)
             continue
         for name, (body, ctx) in built.items():
             todo.append((branch_runs[name], body, ctx))
@@ -394,7 +394,8 @@ def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str
         for br in run.branches.values():
             if br.score is None:
                 br.score = BranchScore(br.pair_id, br.family, br.branch, status="request_not_built",
-                                       expected=expected_value(run.pair, run.pair.branches[br.branch]))
+                                       expected=expected_value(run.pair, run.pair.branches[br.branch]),
+                                       template=run.pair.template)
                 if br.estimated_state is not None:
                     br.score.state_exact = br.estimated_state == run.pair.branches[br.branch].state
     return runs
@@ -461,7 +462,8 @@ def _score_branch(br: BranchRun, pair: EvalPair, scorer: tuple[ParseFn, JudgeFn]
                   fidelity: FidelityScorer | None) -> None:
     parse, judge = scorer
     branch = pair.branches[br.branch]
-    score = BranchScore(pair.pair_id, pair.family, br.branch, expected=expected_value(pair, branch))
+    score = BranchScore(pair.pair_id, pair.family, br.branch, expected=expected_value(pair, branch),
+                        template=pair.template)
     if br.estimated_state is not None:
         score.state_exact = br.estimated_state == branch.state
     br.score = score

@@ -59,6 +59,26 @@ def test_pair_metrics_read_both_branches_and_a_missing_branch_is_wrong():
     assert compute(registered_metrics()[:1], [], []) == {"branch_exact": {"macro": None}}
 
 
+def test_the_same_reducer_groups_by_template():
+    """``metrics.by_template``: each registered metric per template by the reducer the family figures use (a
+    pair metric by its pair's template); the family figures are unchanged by it; a pair naming no template
+    (an older export) is grouped as ``(no template)``."""
+    def pair(pid, family, template, a_ok, b_ok):
+        return [BranchScore(pid, family, name, correct=ok, sem_correct=ok, surface_valid=True, template=template)
+                for name, ok in (("A", a_ok), ("B", b_ok))]
+
+    scores = [*pair("p1", "clipboard", "copy_direct", True, True), *pair("p2", "clipboard", "copy_direct", True, False),
+              *pair("p3", "clipboard", "paste_twice", False, False), *pair("p4", "ordered", "", True, True)]
+    metrics = compute_metrics(scores)
+    by = metrics["by_template"]
+    assert list(by["branch_exact"]) == ["(no template)", "copy_direct", "paste_twice", "macro"]
+    assert by["branch_exact"] == {"(no template)": 1.0, "copy_direct": 0.75, "paste_twice": 0.0, "macro": 1.75 / 3}
+    assert by["pair_correct"] == {"(no template)": 1.0, "copy_direct": 0.5, "paste_twice": 0.0, "macro": 0.5}
+    assert metrics["pair_correct"] == {"clipboard": 1 / 3, "ordered": 1.0, "macro": 2 / 3}
+    assert metrics["counts"]["pairs_by_template"] == {"(no template)": 1, "copy_direct": 2, "paste_twice": 1}
+    assert compute(registered_metrics()[:1], scores, [], by="template") == {"branch_exact": by["branch_exact"]}
+
+
 def test_a_name_taken_twice_and_a_bad_declaration_are_refused():
     with pytest.raises(ConfigError, match="metric 'branch_exact' is registered twice"):
         @metric("branch_exact", label="Mine", definition="mine", reads="branch")
@@ -96,8 +116,13 @@ def test_a_metric_from_an_outside_package_reaches_the_results_the_table_and_the_
     assert doc["metrics"]["parsed_any"] == {"clipboard": 1.0, "ordered": 1.0, "macro": 1.0}
     assert list(doc["metrics"])[:6] == ["branch_exact", "pair_correct", "sem_correct", "surface_valid",
                                         "sem_pair_correct", "parsed_any"]
+    templates = {p["template"] for p in map(json.loads, (FIXTURE / "pairs.jsonl").read_text().splitlines())
+                 if p["family"] in ("clipboard", "ordered")}
+    assert set(doc["metrics"]["by_template"]["parsed_any"]) == templates | {"macro"}  # the reducer over templates
     assert "Parsed (branch)" in proc.stdout  # a row of the terminal table
     page = (out / "report.html").read_text()
     assert "<a href='#def-parsed_any'>Parsed (branch)</a>" in page
     assert ("<dt id='def-parsed_any'>Parsed (branch)</dt><dd>Fraction of scored branches whose prediction the "
             "family parser could read at all.</dd>") in page
+    table = page[page.index("<details id='by-template'>"):]
+    assert "<th><a href='#def-parsed_any'>Parsed (branch)</a></th>" in table[:table.index("</details>")]
