@@ -147,6 +147,29 @@ def test_temporal_rules_follow_logical_time():
     assert EST.estimate("temporal", [], xml()) == {"timer_active": False, "remaining_seconds": 0}
 
 
+def test_temporal_rules_leave_the_timer_alone_on_the_stopwatch_tab(tmp_path):
+    """The Stopwatch tab's Start / Pause / Reset look like the timer's (same ids and content descriptions): read
+    on the virtual Clock's real screens, a tap on the Stopwatch tab changes nothing of the timer, and the same
+    tap on the Timer tab still does. (An in-process virtual device: only its hierarchies are needed.)"""
+    from emukit.evaluate.baseline.temporal import on_stopwatch
+    from emukit.vdevice.device import VirtualDevice
+
+    device = VirtualDevice(tmp_path / "dev", wipe=True)
+    screens = {}
+    for name in device.apps["com.google.android.deskclock"].gallery_scenes(device):
+        screens.setdefault(name, device.hierarchy_xml())
+    stopwatch = screens["Stopwatch"]
+    timer_screens = [x for n, x in screens.items() if "timer" in n.lower() or "keypad" in n.lower()]
+    assert on_stopwatch(stopwatch) and timer_screens and not any(on_stopwatch(x) for x in timer_screens)
+    keypad = xml(("5", (0, 0, 10, 10)), rid="com.google.android.deskclock:id/timer_setup_digit_5")
+    start = [(keypad, tap("5")), (keypad, tap("0")), (keypad, tap("0")), (keypad, tap(desc="Start"))]
+    on_watch = start + [(stopwatch, tap(desc="Pause", wait_ms=10_000)), (stopwatch, tap(desc="Reset")),
+                        (stopwatch, tap(desc="Start"))]
+    assert EST.estimate("temporal", on_watch, stopwatch) == {"timer_active": True, "remaining_seconds": 290}
+    on_timer = start + [(timer_screens[0], tap(desc="Pause", wait_ms=10_000))]
+    assert EST.estimate("temporal", on_timer, xml()) == {"timer_active": False, "remaining_seconds": 290}
+
+
 def test_fixture_pairs_are_recovered_from_model_visible_history_only():
     pairs = list(load_export(FIXTURE))
     assert {p.family for p in pairs} == {"persistent", "clipboard", "ordered", "temporal"}
