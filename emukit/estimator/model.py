@@ -7,12 +7,14 @@
   randomly initialised from ``seed`` and trained in full. With one: the local checkpoint, frozen, with a
   LoRA adapter (``peft``) on its attention projections, as seed 002 Appendix D.3 / D.4 do.
 * **Batches.** ``prompt + target + eos``; only the target and eos tokens are supervised; an input longer than
-  ``max_length`` keeps its end (the latest history and the final observation) behind the instruction line.
+  ``max_length`` loses its oldest history steps, never the instruction, the task line or the final observation,
+  and a line says how many were left out (:func:`encode`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,28 +142,102 @@ def load_model(cfg: EstimatorConfig, folder: Path, vocab_size: int) -> torch.nn.
 
 @dataclass
 class Encoded:
-    """One example as token ids: ``prompt`` then ``target`` (with eos)."""
+    """One example as token ids: ``prompt`` then ``target`` (with eos); ``dropped``: history steps left out to
+    fit ``max_length`` (0 when the whole input fits); ``length``: the whole input's tokens, before any cut."""
 
     example_id: str
     family: str
     prompt: list[int]
     target: list[int]
+    dropped: int = 0
+    length: int = 0
+
+
+_STEP = re.compile(r"^[OA](\d+): ")
+_FINAL = re.compile(r"^F\d+: ")
+
+
+def dropped_line(n: int) -> str:
+    """The line that stands in the input for ``n`` history steps left out."""
+    return f"({n} earlier step{'s' if n != 1 else ''} left out)"
+
+
+def _split_prompt(prompt: str) -> tuple[list[str], list[list[str]], list[str]] | None:
+    """``(head, steps, tail)`` of a serialised input: the instruction and task lines, each history step's
+    ``O<i>`` / ``A<i>`` lines, and the final observation with the state prompt; None when the text is not
+    shaped so (a prompt written by hand)."""
+    lines = prompt.split("\n")
+    final = next((i for i, line in enumerate(lines) if _FINAL.match(line)), None)
+    first = next((i for i, line in enumerate(lines) if _STEP.match(line)), final)
+    if final is None or first is None:
+        return None
+    steps: dict[str, list[str]] = {}
+    for line in lines[first:final]:
+        m = _STEP.match(line)
+        if m is None:
+            return None
+        steps.setdefault(m.group(1), []).append(line)
+    return lines[:first], list(steps.values()), lines[final:]
+
+
+def length_summary(items: Sequence[Encoded]) -> dict[str, dict[str, int]]:
+    """Per family: how many inputs, their whole length in tokens (min, median, 95th percentile, max) and how
+    many were cut to fit (``truncated``, ``steps_left_out``): what ``max_length`` is sized against."""
+    out: dict[str, dict[str, int]] = {}
+    for family in sorted({e.family for e in items}):
+        lengths = sorted(e.length for e in items if e.family == family)
+        cut = [e for e in items if e.family == family and (e.dropped or e.length > len(e.prompt))]
+        out[family] = {"inputs": len(lengths), "min": lengths[0], "median": lengths[len(lengths) // 2],
+                       "p95": lengths[min(len(lengths) - 1, (95 * len(lengths)) // 100)], "max": lengths[-1],
+                       "truncated": len(cut), "steps_left_out": sum(e.dropped for e in cut)}
+    return out
 
 
 def encode(tok: Tokenizer, example_id: str, family: str, prompt: str, target: str | None,
            max_length: int, reserve: int) -> Encoded:
-    """Token ids of an example, the prompt cut from its start (after the first line) to fit ``max_length``
-    with ``reserve`` tokens left for the target."""
+    """Token ids of an example, with ``reserve`` tokens left for the target (or the target's length, if longer).
+
+    An input that does not fit ``max_length`` loses its oldest history steps, never the instruction, the task
+    line or the final observation: the latest steps that fit are kept, and one line says how many were left out
+    (:func:`dropped_line`). ConfigError when even the instruction, task and final observation do not fit. An
+    input that fits is tokenised exactly as before (its first line, then the rest)."""
     head, _, rest = prompt.partition("\n")
     head_ids = tok.encode(head + "\n")
     rest_ids = tok.encode(rest)
     target_ids = (tok.encode(target) + [tok.eos_id]) if target is not None else []
-    room = max_length - max(reserve, len(target_ids)) - len(head_ids)
-    if room < 16:
-        raise ConfigError(f"max_length {max_length} leaves no room for the history of {example_id}")
-    if len(rest_ids) > room:
-        rest_ids = rest_ids[-room:]
-    return Encoded(example_id, family, head_ids + rest_ids, target_ids)
+    budget = max_length - max(reserve, len(target_ids))
+    length = len(head_ids) + len(rest_ids)
+    if length <= budget:
+        return Encoded(example_id, family, head_ids + rest_ids, target_ids, 0, length)
+    parts = _split_prompt(prompt)
+    if parts is None:  # not a serialised history: its end is kept behind the first line
+        room = budget - len(head_ids)
+        if room < 16:
+            raise ConfigError(f"max_length {max_length} leaves no room for the history of {example_id}")
+        return Encoded(example_id, family, head_ids + rest_ids[-room:], target_ids, 0, length)
+    top, steps, tail = parts
+    top_ids = tok.encode("\n".join(top) + "\n")
+    tail_ids = tok.encode("\n".join(tail))
+    kept: list[list[int]] = []  # the latest steps first
+    room = budget - len(top_ids) - len(tail_ids)
+    for step in reversed(steps):
+        ids = tok.encode("\n".join(step) + "\n")
+        if len(ids) > room:
+            break
+        kept.append(ids)
+        room -= len(ids)
+    while True:  # the line saying how many were left out must fit too: give up the oldest kept step for it
+        dropped = len(steps) - len(kept)
+        marker_ids = tok.encode(dropped_line(dropped) + "\n") if dropped else []
+        if room >= len(marker_ids) or not kept:
+            break
+        room += len(kept.pop())
+    if room < len(marker_ids):
+        raise ConfigError(f"max_length {max_length} leaves no room for the instruction, task and final observation "
+                          f"of {example_id} ({len(top_ids) + len(tail_ids) + len(marker_ids)} tokens, "
+                          f"{budget} available)")
+    ids = top_ids + marker_ids + [t for step in reversed(kept) for t in step] + tail_ids
+    return Encoded(example_id, family, ids, target_ids, dropped, length)
 
 
 def collate(items: Sequence[Encoded], pad_id: int) -> dict[str, torch.Tensor]:

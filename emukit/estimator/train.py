@@ -43,6 +43,7 @@ from emukit.estimator.model import (
     Tokenizer,
     collate,
     encode,
+    length_summary,
     load_model,
     new_model,
     save_model,
@@ -140,7 +141,8 @@ class Trainer:
             "data": {"export": str(export), "train": counts, "val": len(val), "digest": digest,
                      "weights": self.cfg.weights({f: n for f, n in counts.items() if n})},
             "phases": {}, "seconds": {}, "tokens": {"vocab": tok.vocab_size,
-                                                    "max_input": max(len(e.prompt) for e in encoded)}}
+                                                    "max_input": max(len(e.prompt) for e in encoded),
+                                                    "inputs": length_summary(encoded)}}
         self._save_manifest()
         return tok, TrainData(train, encoded, counts, digest)
 

@@ -187,6 +187,38 @@ def test_a_killed_run_resumes_to_the_same_weights(export, tmp_path):
 
 
 # ------------------------------------------------------------------------------------------ the input
+def test_a_long_input_loses_its_oldest_steps_never_the_task_or_the_final_screen(export):
+    """Cut to fit ``max_length``: the instruction, the task line, the final observation and the state prompt
+    stay; the latest steps that fit stay; one line says how many steps were left out; an input that fits is
+    tokenised as before (first line, then the rest); the token-length summary counts the cut inputs."""
+    from emukit.estimator.model import Tokenizer, dropped_line, encode, length_summary
+
+    examples, _ = load_examples(export)
+    tok = Tokenizer.train([e.input for e in examples] + [e.target for e in examples], 400)
+    e = next(x for x in examples if x.family == "persistent")
+    steps = [(f"<?xml version='1.0'?><hierarchy><node text='Row {i} of a long listing' bounds='[0,{i}][9,{i + 9}]'/>"
+              "</hierarchy>", {"type": "tap", "x": 5, "y": 5}) for i in range(40)]
+    prompt = serialize("persistent", steps, "<hierarchy><node text='The end screen' bounds='[0,0][9,9]'/></hierarchy>",
+                       {"artifact": "a.pdf", "source": "/sdcard/Documents/a.pdf"})
+    whole = encode(tok, "long", "persistent", prompt, e.target, 100_000, 24)
+    assert whole.dropped == 0 and whole.length == len(whole.prompt)
+    head, _, rest = prompt.partition("\n")
+    assert whole.prompt == tok.encode(head + "\n") + tok.encode(rest)  # unchanged when it fits
+    cut = encode(tok, "long", "persistent", prompt, e.target, whole.length // 2, 24)
+    text = tok.decode(cut.prompt)
+    lines = text.split("\n")
+    assert lines[0] == head and lines[1].startswith("TASK ") and lines[2] == dropped_line(cut.dropped)
+    assert 0 < cut.dropped < 40 and cut.length == whole.length and len(cut.prompt) + 24 <= whole.length // 2
+    assert lines[-2].startswith("F40: The end screen") and lines[-1] == "STATE:"
+    kept = [line for line in lines if line.startswith("O")]
+    assert kept[0].startswith(f"O{cut.dropped}: ") and kept[-1].startswith("O39: ")  # the latest steps, in order
+    assert length_summary([whole, cut])["persistent"] == {
+        "inputs": 2, "min": whole.length, "median": whole.length, "p95": whole.length, "max": whole.length,
+        "truncated": 1, "steps_left_out": cut.dropped}
+    with pytest.raises(ConfigError, match="no room for the instruction, task and final observation of long"):
+        encode(tok, "long", "persistent", prompt, e.target, 64, 24)
+
+
 def test_no_excluded_field_reaches_the_input(export):
     """Sentinels in every field the seed excludes (identifiers, template, seed, parameters other than the
     tracked artifact, the target, split keys) never appear in the serialised input; the input does not change
