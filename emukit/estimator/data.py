@@ -19,13 +19,15 @@ excluded field of a row never appear in the input.
 the visible text of its UI hierarchy (node text, else content description, in document order, at most
 :data:`MAX_NODES` per screen, without the system bars' constant icons). The first observation is written in
 full (``O0: text | text | ...``), each later one as the texts that appeared since the one before
-(``O<i>: +appeared | +appeared``, at most :data:`MAX_ADDED`; ``(same)``; ``(less)`` when texts only went
-away), and the final (boundary) observation in full again (``F<n>: ...``). Actions are one compact line
+(``O<i>: +appeared | +appeared``, at most :data:`MAX_ADDED`; ``(same)``; ``-gone | -gone`` when texts only
+went away, ``(less)`` past :data:`MAX_ADDED` of them), except that texts still shown in another order (a list
+reordered) write the screen in full again in screen order (``O<i>: = text | ...``); the final (boundary)
+observation is written in full again (``F<n>: ...``). Actions are one compact line
 each (``A<i>: tap "Button [Start]"``, ``swipe 540,2022 -> 540,474 600ms``, ``wait 30000ms``, ``key 4``,
 ``type "Gate"``, ``after 2000ms`` for a recorded delay); a tap or press also names the text under its point
 on the screen it was made on (``on="Desert Bloom"``: the row whose menu was opened, the word that was
 long-pressed), which a screenshot shows and the text alone would lose; such a tap's pixel coordinates are left
-out. Screenshots are not read.
+out. A drag names the rows at its start and its end (``from="Song A" to="Song C"``). Screenshots are not read.
 """
 
 from __future__ import annotations
@@ -71,21 +73,32 @@ def screen_texts(xml: str) -> list[str]:
 
 
 def screen_change(before: list[str], after: list[str]) -> str:
-    """What changed between two screens' texts: ``(same)``; else the texts that appeared (``+t``, in order,
-    at most :data:`MAX_ADDED`), or ``(less)`` when texts only went away."""
+    """What changed between two screens' texts: ``(same)``; when the texts still shown changed their order (a
+    list reordered: a queue after a drag, a playlist sorted), the whole screen again in screen order after
+    ``=``, so the order a screenshot shows is never lost; else the texts that appeared (``+t | +u``, in order,
+    at most :data:`MAX_ADDED`); when none did, the texts that went away (``-t``, at most :data:`MAX_ADDED`;
+    ``(less)`` past that), so a removed list item is named."""
     if before == after:
         return "(same)"
     left = list(before)
-    added = []
+    added, kept = [], []
     for t in after:
         if t in left:
             left.remove(t)
+            kept.append(t)
         else:
             added.append(t)
+    if not _is_subsequence(kept, before):
+        return "= " + " | ".join(after)
     if not added:
-        return "(less)"
+        return " | ".join(f"-{t}" for t in left) if len(left) <= MAX_ADDED else "(less)"
     shown = [f"+{t}" for t in added[:MAX_ADDED]]
     return " | ".join(shown + (["..."] if len(added) > MAX_ADDED else []))
+
+
+def _is_subsequence(part: list[str], whole: list[str]) -> bool:
+    it = iter(whole)
+    return all(any(t == w for w in it) for t in part)
 
 
 def text_under(xml: str, x: int, y: int) -> str | None:
@@ -130,6 +143,11 @@ def action_text(action: Mapping[str, Any], xml: str | None = None) -> str:
     if under:
         if json.dumps(under, ensure_ascii=False) not in str(a.get("element", "")):
             bits.append("on=" + json.dumps(" ".join(under.split()), ensure_ascii=False))
+    if xml and kind == "drag" and all(k in a for k in ("x", "y", "x2", "y2")):
+        for name, x, y in (("from", a["x"], a["y"]), ("to", a["x2"], a["y2"])):  # the rows at both ends
+            row = text_under(xml, int(x), int(y))
+            if row:
+                bits.append(f"{name}=" + json.dumps(" ".join(row.split()), ensure_ascii=False))
     return " ".join(bits)
 
 

@@ -19,7 +19,7 @@ import torch
 
 from emukit.errors import ConfigError
 from emukit.estimator.config import EstimatorConfig, load_config
-from emukit.estimator.data import load_examples, parse_state, row_example, serialize
+from emukit.estimator.data import action_text, load_examples, parse_state, row_example, screen_change, serialize
 from emukit.estimator.losses import (
     IGNORE,
     ce_per_example,
@@ -187,6 +187,24 @@ def test_a_killed_run_resumes_to_the_same_weights(export, tmp_path):
 
 
 # ------------------------------------------------------------------------------------------ the input
+def test_a_reordered_list_is_written_in_full_and_a_drag_names_its_rows():
+    """What a screenshot shows and the text history once lost: the order of a visible list after it changes
+    (written in full, in screen order), the item a list lost (named), and the rows at both ends of a drag."""
+    queue = ["Playing queue", "Song A", "Song B", "Song C", "09:00"]
+    assert screen_change(queue, ["Playing queue", "Song B", "Song A", "Song C", "09:00"]) == \
+        "= Playing queue | Song B | Song A | Song C | 09:00"
+    assert screen_change(queue, ["Playing queue", "Song A", "Song C", "09:00"]) == "-Song B"
+    assert screen_change(queue, [*queue, "Song D"]) == "+Song D"
+    assert screen_change(queue, queue) == "(same)"
+    assert screen_change(queue, []) == "-Playing queue | -Song A | -Song B | -Song C | -09:00"
+    rows = "".join(f"<node text='Song {c}' resource-id='' content-desc='' bounds='[100,{y}][900,{y + 150}]'/>"
+                   for c, y in (("A", 300), ("B", 450), ("C", 600)))
+    xml = f"<?xml version='1.0'?><hierarchy rotation='0'>{rows}</hierarchy>"
+    drag = {"type": "drag", "x": 1000, "y": 370, "x2": 1000, "y2": 680, "duration_ms": 900}
+    assert action_text(drag, xml) == 'drag 1000,370 -> 1000,680 900ms from="Song A" to="Song C"'
+    assert action_text(drag) == "drag 1000,370 -> 1000,680 900ms"  # without the screen: nothing to name
+
+
 def test_a_long_input_loses_its_oldest_steps_never_the_task_or_the_final_screen(export):
     """Cut to fit ``max_length``: the instruction, the task line, the final observation and the state prompt
     stay; the latest steps that fit stay; one line says how many steps were left out; an input that fits is
