@@ -135,8 +135,8 @@ class Snapshots(_Strict):
             return dict(specs)
         missing = [p for p in self.check if not _is_glob(p) and p not in specs]
         if missing:
-            raise ConfigError(f"{source or 'nightly config'}: snapshots.check: no base snapshot spec named {', '.join(missing)} "
-                              f"(found: {', '.join(sorted(specs))})")
+            raise ConfigError(f"{source or 'nightly config'}: snapshots.check: no base snapshot spec named "
+                              f"{', '.join(missing)} (found: {', '.join(sorted(specs))})")
         return {name: digest for name, digest in specs.items()
                 if any(fnmatch.fnmatchcase(name, p) for p in self.check)}
 

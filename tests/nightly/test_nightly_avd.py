@@ -1,7 +1,7 @@
 """The nightly rebuild with AVDs: a real ``emukit nightly`` launches an AVD through the fake SDK's ``emulator``
 script (the real binary cannot run here; behind it a virtual device keeps its snapshots across launches as an
-AVD does) and checks the base snapshots its config names night after night. In a module of its own so that it runs beside the
-other nightly tests, not after them (the workers take whole modules)."""
+AVD does) and checks the base snapshots its config names night after night. In a module of its own so that it
+runs beside the other nightly tests, not after them (the workers take whole modules)."""
 
 from __future__ import annotations
 
