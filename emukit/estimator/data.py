@@ -20,10 +20,10 @@ the visible text of its UI hierarchy (node text, else content description, in do
 :data:`MAX_NODES` per screen, without the system bars' constant icons). The first observation is written in
 full (``O0: text | text | ...``), each later one as the texts that appeared since the one before
 (``O<i>: +appeared | +appeared``, at most :data:`MAX_ADDED`; ``(same)``; ``-gone | -gone`` when texts only
-went away, ``(less)`` past :data:`MAX_ADDED` of them), except that texts still shown in another order (a list
-reordered) write the screen in full again in screen order (``O<i>: = text | ...``); the final (boundary)
-observation is written in full again (``F<n>: ...``). Actions are one compact line
-each (``A<i>: tap "Button [Start]"``, ``swipe 540,2022 -> 540,474 600ms``, ``wait 30000ms``, ``key 4``,
+went away, ``(less)`` past :data:`MAX_ADDED` of them), except that a screen whose texts are mostly still shown
+but in another order (a list reordered) is written in full again in screen order (``O<i>: = text | ...``); the
+final (boundary) observation is written in full again (``F<n>: ...``). Actions are one compact line each
+(``A<i>: tap "Button [Start]"``, ``swipe 540,2022 -> 540,474 600ms``, ``wait 30000ms``, ``key 4``,
 ``type "Gate"``, ``after 2000ms`` for a recorded delay); a tap or press also names the text under its point
 on the screen it was made on (``on="Desert Bloom"``: the row whose menu was opened, the word that was
 long-pressed), which a screenshot shows and the text alone would lose; such a tap's pixel coordinates are left
@@ -73,11 +73,11 @@ def screen_texts(xml: str) -> list[str]:
 
 
 def screen_change(before: list[str], after: list[str]) -> str:
-    """What changed between two screens' texts: ``(same)``; when the texts still shown changed their order (a
-    list reordered: a queue after a drag, a playlist sorted), the whole screen again in screen order after
-    ``=``, so the order a screenshot shows is never lost; else the texts that appeared (``+t | +u``, in order,
-    at most :data:`MAX_ADDED`); when none did, the texts that went away (``-t``, at most :data:`MAX_ADDED`;
-    ``(less)`` past that), so a removed list item is named."""
+    """What changed between two screens' texts: ``(same)``; when most of the screen is still shown and those
+    texts changed their order (a list reordered: a queue after a drag, a playlist sorted), the whole screen
+    again in screen order after ``=``, so the order a screenshot shows is never lost; else the texts that
+    appeared (``+t | +u``, in order, at most :data:`MAX_ADDED`); when none did, the texts that went away (``-t``,
+    at most :data:`MAX_ADDED`; ``(less)`` past that), so a removed list item is named."""
     if before == after:
         return "(same)"
     left = list(before)
@@ -88,7 +88,7 @@ def screen_change(before: list[str], after: list[str]) -> str:
             kept.append(t)
         else:
             added.append(t)
-    if not _is_subsequence(kept, before):
+    if 2 * len(kept) >= len(before) and not _is_subsequence(kept, before):  # the same screen, reordered
         return "= " + " | ".join(after)
     if not added:
         return " | ".join(f"-{t}" for t in left) if len(left) <= MAX_ADDED else "(less)"
