@@ -19,9 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from emukit.actions import Action  # noqa: E402
 from emukit.estimator.config import load_config  # noqa: E402
-from emukit.estimator.data import load_examples, serialize  # noqa: E402
+from emukit.estimator.data import load_examples, serialize_steps  # noqa: E402
 from emukit.estimator.train import TARGET_RESERVE  # noqa: E402
 from emukit.estimator.model import Encoded, Tokenizer, encode, length_summary  # noqa: E402
 
@@ -56,8 +55,7 @@ def main() -> int:
         for suite, examples in load_suites(args.suites).items():
             items = []
             for e in examples:
-                steps = [(xml, a.canonical() if isinstance(a, Action) else dict(a)) for xml, a in e.history]
-                prompt = serialize(e.family, steps, e.final_xml, e.task)
+                prompt = serialize_steps(e.family, e.history, e.final_xml, e.task)  # as a checkpoint is given it
                 items.append(encode(tok, e.example_id, e.family, prompt, None, cap, TARGET_RESERVE))
             if items:
                 _print(f"suite {suite}", items, cap)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.evaluate.estimator import visible_nodes
 from emukit.families import FAMILIES, unit
@@ -174,6 +175,14 @@ def serialize(family: str, history: Sequence[tuple[str, Mapping[str, Any]]], fin
             lines.append(f"A{i}: {action_text(action, xml)}")
     lines.append(STATE_PROMPT)
     return "\n".join(lines)
+
+
+def serialize_steps(family: str, history: Sequence[tuple[str, Any]], final_xml: str,
+                    task: Mapping[str, Any] | None) -> str:
+    """:func:`serialize` of a history whose actions are :class:`~emukit.actions.Action` objects or canonical
+    action dicts (what an estimator is given at prediction time)."""
+    steps = [(xml, a.canonical() if isinstance(a, Action) else dict(a)) for xml, a in history]
+    return serialize(family, steps, final_xml, task)
 
 
 def target_text(family: str, state: Mapping[str, Any]) -> str:

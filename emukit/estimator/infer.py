@@ -14,10 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from emukit.actions import Action
 from emukit.errors import ConfigError
 from emukit.estimator.config import EstimatorConfig
-from emukit.estimator.data import parse_state, serialize
+from emukit.estimator.data import parse_state, serialize_steps
 from emukit.estimator.model import Tokenizer, encode, load_model
 from emukit.estimator.train import MANIFEST, TARGET_RESERVE
 from emukit.evaluate.estimator import HistoryStep, StateEstimator
@@ -88,8 +87,7 @@ class LearnedEstimator(StateEstimator):
                  task: Mapping[str, Any] | None = None) -> dict[str, Any]:
         if family not in FAMILIES:
             raise ConfigError(f"unknown family {family!r}")
-        steps = [(xml, a.canonical() if isinstance(a, Action) else dict(a)) for xml, a in history]
-        state = parse_state(family, self.generate(family, serialize(family, steps, final_observation, task)))
+        state = parse_state(family, self.generate(family, serialize_steps(family, history, final_observation, task)))
         return state if state is not None else {}
 
 

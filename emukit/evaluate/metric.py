@@ -133,6 +133,12 @@ def grouped_mean(values: Iterable[tuple[str, float]], order: Sequence[str] = FAM
 GroupBy = Literal["family", "template"]
 
 
+def group_name(value: str, by: GroupBy) -> str:
+    """The group a sample's ``by`` value falls in: the value, or ``(no <by>)`` when it has none (a pair of an
+    export that names no template)."""
+    return value or f"(no {by})"
+
+
 def compute(metrics: Sequence[Metric], branches: Sequence[BranchScore], pairs: Sequence[ScoredPair], *,
             by: GroupBy = "family") -> dict[str, dict[str, float | None]]:
     """Each metric over its samples, grouped by ``by`` (the sample's family or template; families in their
@@ -142,7 +148,7 @@ def compute(metrics: Sequence[Metric], branches: Sequence[BranchScore], pairs: S
     out: dict[str, dict[str, float | None]] = {}
     for m in metrics:
         samples: Sequence[Any] = branches if m.reads == "branch" else pairs
-        values = [(getattr(s, by) or f"(no {by})", v) for s in samples if (v := m.value(s)) is not None]
+        values = [(group_name(getattr(s, by), by), v) for s in samples if (v := m.value(s)) is not None]
         if values or m.always:
             out[m.name] = grouped_mean(values, order)
     return out

@@ -60,7 +60,7 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
     ``"by_template": {<each registered metric reported>: {template: f, "macro": f}}`` (the same reducer over
     templates) and ``"counts": {...}``.
     """
-    from emukit.evaluate.metric import ScoredPair, compute, registered_metrics
+    from emukit.evaluate.metric import ScoredPair, compute, group_name, registered_metrics
 
     refused = list(refused)
     refused_ids = {pid for pid, _ in refused}
@@ -114,7 +114,7 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
     metrics["counts"] = {
         "pairs": len(by_pair), "branches": sum(len(b) for b in by_pair.values()),
         "pairs_by_family": dict(Counter(fam_of.values())),
-        "pairs_by_template": dict(sorted(Counter(t or "(no template)" for t in template_of.values()).items())),
+        "pairs_by_template": dict(sorted(Counter(group_name(t, "template") for t in template_of.values()).items())),
         "refused_pairs": len(refused), "refused_by_family": dict(refused_by_family),
         "status": dict(statuses),
         "output_kinds": dict(kinds),

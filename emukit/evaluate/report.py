@@ -590,9 +590,7 @@ def _by_template_table(m: Mapping[str, Any]) -> str:
     rows_of = _rows(by)
     if not rows_of:
         return ""
-    templates = [t for t in next(iter(by.values())) if t != "macro"]
-    for key, _, _ in rows_of:
-        templates += [t for t in by[key] if t != "macro" and t not in templates]
+    templates = list(dict.fromkeys(t for key, _, _ in rows_of for t in by[key] if t != "macro"))
     pairs = (m.get("counts") or {}).get("pairs_by_template", {})
     head = "".join(f"<th><a href='#def-{key}'>{html.escape(label)}</a></th>" for key, label, _ in rows_of)
     body = "".join(f"<tr><th scope='row'>{html.escape(t)}</th>"

@@ -21,3 +21,11 @@ def state(folder: Path) -> dict:
         return json.loads((folder / "state.json").read_text())
     except (OSError, ValueError):
         return {}
+
+
+def lean_checks(stability: str) -> str:
+    """The ``audits`` and ``tasks`` blocks of a later night that runs only the build, the export and the
+    stability audit given (``stability``: the YAML after ``stability:``, e.g. `` null``), none of the other
+    audits or task checks."""
+    return (f"audits:\n  release: false\n  stability:{stability}\n  replay: null\n  shortcuts: false\n"
+            "  diversity: false\n  split: false\ntasks:\n  verify: none\n")

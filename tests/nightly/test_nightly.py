@@ -20,6 +20,7 @@ from emukit.errors import ConfigError
 from emukit.nightly.compare import NightMetrics, TemplateMetrics, compare
 from emukit.nightly.config import Snapshots, Thresholds, load_config
 from emukit.nightly.run import _spec_hashes, plan_steps, previous_good, prune
+from tests.nightly.helpers import lean_checks
 from tests.nightly.helpers import nightly as _nightly
 from tests.nightly.helpers import state as _state
 
@@ -57,18 +58,7 @@ audits:
     repeats: 1
 tasks:
   verify: [file_delete_then_note_01]
-""", """audits:
-  release: false
-  stability:
-    per_template: 1
-    repeats: 1
-  replay: null
-  shortcuts: false
-  diversity: false
-  split: false
-tasks:
-  verify: none
-""")
+""", lean_checks("\n    per_template: 1\n    repeats: 1"))
 
 @pytest.mark.timeout(600)  # three nights of emukit subprocesses, beside other workers
 def test_nights_resume_lock_compare_and_report(emukit_cli, adb_server, vdevice, tmp_path):

@@ -14,6 +14,7 @@ from emukit.device.adbserver import free_port
 from emukit.device.virtual import free_adb_ports
 from tests.conftest import TEST_PORT_BASE  # this worker's block of test ports
 from tests.device.fake_sdk import make_fake_sdk
+from tests.nightly.helpers import lean_checks
 from tests.nightly.helpers import nightly as _nightly
 from tests.nightly.helpers import state as _state
 
@@ -45,16 +46,7 @@ AVD_LEAN = AVD_CONFIG.replace("""audits:
   stability: null
 tasks:
   verify: [file_delete_then_note_01]
-""", """audits:
-  release: false
-  stability: null
-  replay: null
-  shortcuts: false
-  diversity: false
-  split: false
-tasks:
-  verify: none
-""")
+""", lean_checks(" null"))
 
 EXTRA_SPEC = """\
 name: extra_base
