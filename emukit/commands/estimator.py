@@ -92,6 +92,10 @@ def table5_table(row: dict[str, Any]) -> Table:
     table.add_section()
     table.add_row("macro", *(_pct(t5["macro"][c]) for c in t5["columns"]))
     table.add_row("Average", *(_pct(t5["average"][c]) for c in t5["columns"]))
+    for column, values in (t5.get("by_stratum") or {}).items():
+        table.caption = (f"{table.caption}\n" if table.caption else "") + (
+            f"{COLUMN_LABELS.get(column, column)} per stratum: "
+            + ", ".join(f"{k} {_pct(v)}" for k, v in values.items() if k != "macro"))
     return table
 
 

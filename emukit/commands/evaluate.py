@@ -27,6 +27,9 @@ def default_out(args: argparse.Namespace) -> Path:
     if args.out is not None:
         return Path(args.out)
     model = args.model or (Path(args.predictions).stem if args.predictions else "model")
+    if getattr(args, "suites", None) is not None:
+        model, mode = Path(str(args.estimator)).name, "suites"
+        return Path(args.data_dir or default_data_dir()) / "evaluations" / "_".join(_slug(x) for x in (model, mode))
     mode = f"tasks-{args.track}" if args.tasks is not None else \
         (f"trajectories-{args.trajectory_format}" if getattr(args, "trajectories", None) else (args.condition or ""))
     return Path(args.data_dir or default_data_dir()) / "evaluations" / "_".join(
@@ -75,6 +78,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         return _cmd_evaluate_tasks(args)
     if args.trajectories is not None:
         return _cmd_evaluate_trajectories(args)
+    if args.suites is not None:
+        return _cmd_evaluate_suites(args)
     console = make_console()
     if args.pairs is None or args.condition is None:
         print("emukit evaluate: give --pairs PATH and --condition (or --tasks for the task mode)", file=sys.stderr)
@@ -125,6 +130,41 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     for line in built_on_lines(result):
         console.print(line, highlight=False, soft_wrap=True)
     console.print(f"results: {results}\nreport:  {report}", highlight=False, soft_wrap=True)
+    return 0
+
+
+def _cmd_evaluate_suites(args: argparse.Namespace) -> int:
+    """``emukit evaluate --suites DATA_DIR``: the estimator on every suite trajectory (emukit.evaluate.suites)."""
+    from emukit.commands.output import make_console, print_error
+    from emukit.estimator.evaluate import COLUMN_LABELS
+    from emukit.evaluate.estimator import load_estimator
+    from emukit.evaluate.suites import evaluate_suites, suite_samples, suite_table, write_suite_results
+
+    console = make_console()
+    prog = "emukit evaluate --suites"
+    if args.model is not None or args.pairs is not None or args.predictions is not None or args.condition:
+        print_error(console, prog, "the suites are scored by the state estimator (--estimator); --model, --pairs, "
+                                   "--predictions and --condition belong to the pair mode")
+        return 2
+    out = default_out(args)
+    try:
+        suites, samples = suite_samples(args.suites, families=args.family, limit=args.limit)
+        estimator = load_estimator(args.estimator)
+        done = [0]
+
+        def progress(run) -> None:
+            done[0] += 1
+            if not args.quiet and done[0] % 50 == 0:
+                console.print(f"[dim]{done[0]}/{len(samples)} trajectories[/dim]", highlight=False)
+
+        result = evaluate_suites(samples, estimator=estimator, suites=suites, data_dir=args.suites, on_run=progress)
+    except EmukitError as exc:
+        print_error(console, prog, exc)
+        return 1
+    path = write_suite_results(result, out)
+    console.print(suite_table(result, COLUMN_LABELS))
+    console.print(f"{len(result.runs)} trajectories in {result.seconds:.1f} s\nresults: {path}", highlight=False,
+                  soft_wrap=True)
     return 0
 
 
@@ -324,7 +364,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--judge-concurrency", type=int, default=4, help="judge requests in flight")
     p.add_argument("--family", action="append", choices=FAMILIES,
                    help="only these families (repeatable)")
-    p.add_argument("--limit", type=int, default=None, help="at most this many pairs")
+    p.add_argument("--limit", type=int, default=None,
+                   help="at most this many pairs (--suites: trajectories per suite and family)")
     p.add_argument("--concurrency", type=int, default=4, help="model requests in flight (HTTP adapters)")
     p.add_argument("--retries", type=int, default=4, help="HTTP retries after the first attempt")
     p.add_argument("--request-timeout", type=float, default=600.0, help="seconds per HTTP request")
@@ -336,6 +377,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     x.add_argument("--trajectory-format", default=None, choices=trajectory_formats(),
                    help="the dataset's layout: %(choices)s (default guiodyssey; --format LAYOUT says the same "
                         "when the world model's output format is code2world)")
+    x = p.add_argument_group("suite mode (seed 002 Appendix F: the state estimator on the distribution-shift suites)")
+    x.add_argument("--suites", type=Path, default=None, metavar="DATA_DIR",
+                   help="the data dir holding suites/ (emukit build-pairs --suite NAME): score --estimator's state "
+                        "on every suite trajectory (single-trajectory Exact per suite, family, stratum, template)")
     t = p.add_argument_group("task mode")
     t.add_argument("--tasks", default=None, metavar="all|ID[,ID...]",
                    help="evaluate on milestone tasks instead of pairs (see docs/evaluator-tasks.md)")

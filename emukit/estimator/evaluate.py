@@ -25,6 +25,7 @@ from typing import Any
 
 from emukit.errors import ConfigError
 from emukit.evaluate.estimator import BaselineEstimator, StateEstimator
+from emukit.evaluate.metric import ScoredUnit
 from emukit.families import SUITES
 from emukit.wm.contracts import FAMILIES
 
@@ -41,6 +42,9 @@ class HeldOutExample:
     truth: dict[str, Any]
     #: what is scored as one: the pair both branches belong to (PairCorrect), or the suite trajectory (Exact)
     unit: str = ""
+    #: a suite trajectory's stratum (``d=8``, ``low``, ``sink=joplin``, ``route=markor->joplin``; "" for a pair)
+    stratum: str = ""
+    template: str = ""
 
 
 def held_out(spec: str | Path, *, limit: int | None = None) -> list[HeldOutExample]:
@@ -59,7 +63,7 @@ def held_out(spec: str | Path, *, limit: int | None = None) -> list[HeldOutExamp
         for name, br in sorted(pair.branches.items()):
             out.append(HeldOutExample(f"{pair.pair_id}/{name}", pair.family,
                                       [(obs.xml(), act) for obs, act in br.history], br.boundary.xml(), dict(task),
-                                      dict(br.state), unit=pair.pair_id))
+                                      dict(br.state), unit=pair.pair_id, template=pair.template))
     if not out:
         raise ConfigError(f"{spec}: no held-out pairs to evaluate on")
     return out
@@ -166,15 +170,38 @@ def unit_of(example: HeldOutExample) -> tuple[str, str]:
     return example.family, example.unit or example.example_id
 
 
+def scored_units(outcomes: Sequence[Outcome], column: str) -> list[ScoredUnit]:
+    """The units of one column as the registered ``exact`` metric reads them (:class:`~emukit.evaluate.metric.
+    ScoredUnit`): a pair is exact when every one of its branches is, a suite trajectory when its one example is."""
+    units: dict[tuple[str, str], ScoredUnit] = {}
+    for o in outcomes:
+        key = unit_of(o.example)
+        seen = units.get(key)
+        units[key] = ScoredUnit(key[1], key[0], column, (seen.exact if seen else True) and o.exact,
+                                o.example.stratum, o.example.template)
+    return list(units.values())
+
+
 def unit_cells(outcomes: Sequence[Outcome]) -> dict[str, Cell]:
     """Per family: how many units have every example exact (a pair: both branches, PairCorrect; a suite
     trajectory: its one example, Exact), of how many units."""
-    units: dict[tuple[str, str], bool] = {}
-    for o in outcomes:
-        key = unit_of(o.example)
-        units[key] = units.get(key, True) and o.exact
-    return {f: Cell(sum(ok for (fam, _), ok in units.items() if fam == f),
-                    sum(1 for fam, _ in units if fam == f)) for f in FAMILIES}
+    units = scored_units(outcomes, "")
+    return {f: Cell(sum(u.exact for u in units if u.family == f), sum(1 for u in units if u.family == f))
+            for f in FAMILIES}
+
+
+def strata(outcomes: Sequence[Outcome], column: str) -> dict[str, float | None]:
+    """The registered ``exact`` metric of one suite column per stratum (F.3's depths, F.4's levels, F.2's sinks
+    and routes), over every family's trajectories of that stratum, by the metrics' one reducer (``macro``: the
+    unweighted mean over the strata); empty for a column without strata (the strict pairs)."""
+    from emukit.estimator.suites import stratum_key
+    from emukit.evaluate.metric import compute, registered_metrics
+
+    units = [u for u in scored_units(outcomes, column) if u.stratum]
+    if not units:
+        return {}
+    order = sorted({u.stratum for u in units}, key=stratum_key)
+    return compute(registered_metrics("unit"), {"unit": units}, by="stratum", order=order)["exact"]
 
 
 @dataclass
@@ -185,6 +212,8 @@ class Table5:
     estimator: str
     cells: dict[str, dict[str, Cell]]
     columns: tuple[str, ...]
+    #: per suite column, Exact per stratum (:func:`strata`)
+    by_stratum: dict[str, dict[str, float | None]] = field(default_factory=dict)
 
     def macro(self, column: str) -> float | None:
         """The unweighted mean over the families scored in ``column`` (None when none is)."""
@@ -201,7 +230,8 @@ class Table5:
         return {"columns": list(self.columns),
                 "cells": {f: {c: self.cells[f][c].record() for c in self.columns} for f in FAMILIES},
                 "macro": {c: self.macro(c) for c in self.columns},
-                "average": {c: self.average(c) for c in self.columns}}
+                "average": {c: self.average(c) for c in self.columns},
+                "by_stratum": self.by_stratum}
 
 
 def table5(name: str, outcomes: Mapping[str, Sequence[Outcome]]) -> Table5:
@@ -212,7 +242,8 @@ def table5(name: str, outcomes: Mapping[str, Sequence[Outcome]]) -> Table5:
     if unknown:
         raise ConfigError(f"unknown Table 5 column(s) {', '.join(sorted(unknown))}; expected {', '.join(columns)}")
     per_column = {c: unit_cells(outcomes.get(c, ())) for c in columns}
-    return Table5(name, {f: {c: per_column[c][f] for c in columns} for f in FAMILIES}, columns)
+    by_stratum = {c: got for c in columns if (got := strata(outcomes.get(c, ()), c))}
+    return Table5(name, {f: {c: per_column[c][f] for c in columns} for f in FAMILIES}, columns, by_stratum)
 
 
 def check_split(train_export: Path, held: str | Path) -> dict[str, Any]:

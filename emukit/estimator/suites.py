@@ -133,7 +133,33 @@ def suite_example(row: Mapping[str, Any], root: Path, templates: Mapping[str, Te
     final = _hierarchy(root, row["final_observation"], f"{where}: final_observation")
     ident = str(row.get("trajectory_id") or where)
     return HeldOutExample(f"{suite}/{ident}" if suite else ident, family, history, final,
-                          dict(estimator_task(source)), dict(row["target"]), unit=ident)
+                          dict(estimator_task(source)), dict(row["target"]), unit=ident, stratum=row_stratum(row),
+                          template=name)
+
+
+def row_stratum(row: Mapping[str, Any]) -> str:
+    """The stratum a suite row was built for, as the suite's summary names it
+    (:meth:`emukit.builder.stress.SuiteRunner.stratum`): a cross-app clipboard route (``route=A->B``), a
+    cross-app sink (``sink=B``), an interference level, or a depth (``d=N``); "" when the row says none."""
+    route = row.get("route")
+    if isinstance(route, Mapping) and route.get("sink"):
+        if row.get("family") == "clipboard":
+            return f"route={route.get('producer')}->{route['sink']}"
+        return f"sink={route['sink']}"
+    if row.get("level"):
+        return str(row["level"])
+    return f"d={row['d']}" if row.get("d") is not None else ""
+
+
+def stratum_key(stratum: str) -> tuple[int, int, str]:
+    """The order strata are listed in: depths by number, interference levels low to high, then sinks and
+    routes by name."""
+    if stratum.startswith("d=") and stratum[2:].isdigit():
+        return 0, int(stratum[2:]), ""
+    levels = ("low", "medium", "high")
+    if stratum in levels:
+        return 1, levels.index(stratum), ""
+    return 2, 0, stratum
 
 
 def suite_files(data_dir: Path) -> dict[str, dict[str, Path]]:

@@ -20,7 +20,6 @@ strict pair for this model) are left out, and counted.
 from __future__ import annotations
 
 import io
-import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from emukit.errors import ConfigError
-from emukit.evaluate.judge.rubrics import gui_score
 
 @dataclass
 class BranchScore:
@@ -55,10 +53,10 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
 
     Returns ``{<each registered metric reported>: {fam: f, "macro": f}, ...}`` in table order
     (:mod:`emukit.evaluate.metric`: ``branch_exact``, ``pair_correct``, ``sem_correct``, ``surface_valid``,
-    ``sem_pair_correct``, ``state_exact`` when estimated, then any other registered metric), then
-    ``"fidelity": {"dinov2": {...}, "siglip": {...}}`` (when computed), ``"judge": {...}`` (when judged),
-    ``"by_template": {<each registered metric reported>: {template: f, "macro": f}}`` (the same reducer over
-    templates) and ``"counts": {...}``.
+    ``sem_pair_correct``, ``state_exact`` when estimated, any other registered metric, then the keyed ones:
+    ``"fidelity": {"dinov2": {...}, "siglip": {...}}`` when computed and ``"judge": {<dimension>: {..., "n":
+    judged}}`` when judged), ``"by_template": {<each registered metric reported>: {template: f, "macro": f}}``
+    (the same reducer over templates) and ``"counts": {...}``.
     """
     from emukit.evaluate.metric import ScoredPair, compute, group_name, registered_metrics
 
@@ -73,41 +71,17 @@ def compute_metrics(scores: Iterable[BranchScore], *, refused: Iterable[tuple[st
         by_pair[s.pair_id][s.branch] = s
         fam_of[s.pair_id] = s.family
         template_of[s.pair_id] = s.template
-    fidelity: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    judged: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     statuses: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
-    for pid, branches in by_pair.items():
-        fam = fam_of[pid]
+    for branches in by_pair.values():
         for s in branches.values():
             statuses[s.status] += 1
             if s.output_kind:
                 kinds[s.output_kind] += 1
-            for name, value in s.fidelity.items():
-                if value is not None and math.isfinite(value):
-                    fidelity[name][fam].append(value)
-            for name, value in s.judge.items():
-                judged[name][fam].append(value)
-            gs = gui_score(s.judge) if s.judge else None
-            if gs is not None:
-                judged["GUI-Score"][fam].append(gs)
-    branch_samples = [s for branches in by_pair.values() for s in branches.values()]
-    pair_samples = [ScoredPair(pid, fam_of[pid], branches, template_of[pid]) for pid, branches in by_pair.items()]
-    metrics: dict[str, Any] = dict(compute(registered_metrics(), branch_samples, pair_samples))
-    by_template = compute(registered_metrics(), branch_samples, pair_samples, by="template")
-    if fidelity:
-        metrics["fidelity"] = {}
-        for name, fams in fidelity.items():
-            means = {f: sum(v) / len(v) for f, v in fams.items()}
-            means["macro"] = sum(means.values()) / len(means) if means else None  # type: ignore[assignment]
-            metrics["fidelity"][name] = means
-    if judged:  # means over the branches the judge scored (a failed judgement has no score)
-        metrics["judge"] = {}
-        for name, fams in judged.items():
-            means = {f: sum(v) / len(v) for f, v in fams.items()}
-            means["macro"] = sum(means.values()) / len(means) if means else None  # type: ignore[assignment]
-            means["n"] = sum(len(v) for v in fams.values())  # type: ignore[assignment]
-            metrics["judge"][name] = means
+    samples = {"branch": [s for branches in by_pair.values() for s in branches.values()],
+               "pair": [ScoredPair(pid, fam_of[pid], branches, template_of[pid]) for pid, branches in by_pair.items()]}
+    metrics: dict[str, Any] = dict(compute(registered_metrics(), samples))  # type: ignore[arg-type]
+    by_template = compute(registered_metrics(), samples, by="template")  # type: ignore[arg-type]
     if by_template:
         metrics["by_template"] = by_template
     refused_by_family = Counter(f for _, f in refused)

@@ -51,13 +51,6 @@ CHUNK_PAIRS = 16  # pairs whose screenshots are read and encoded together (bound
 FAMILY_ORDER = FAMILIES
 VERDICTS = ("correct", "incorrect", "refused")
 
-FIDELITY_DEFINITION = ("Mean cosine similarity between the L2-normalised {enc} embeddings of the rendered "
-                       "prediction and the recorded next screenshot, over branches with a predicted image; "
-                       "from -1 to 1, higher is closer (not a percentage).")
-JUDGE_DEFINITION = ("Judge dimension {name}: the mean over judged branches of the vision-language judge's 0-5 "
-                    "rating divided by 5 (rubric {rubric}; GUI-Score: 20 x rating averaged over GOAL, LOGIC, "
-                    "CONS, UI, QUAL, 0-100). Applies to branches with a predicted image (rendered HTML or an "
-                    "image output); a failed judgement is left out and counted in n.")
 OUTPUT_KINDS_NOTE = ("Output kinds: {html} HTML, {image} image predictions. The family parsers (BranchExact, "
                      "PairCorrect, SemCorrect, SurfaceValid) read HTML only, so an image prediction is scored "
                      "incorrect there (status image_only); fidelity and the judge score both kinds.")
@@ -106,20 +99,65 @@ def _pct(v: Any) -> str:
 
 
 def metric_rows() -> list[tuple[str, str, str]]:
-    """``(results.json key, label, one-line definition)`` of every registered metric, in table order
-    (:mod:`emukit.evaluate.metric`)."""
+    """``(results.json key, label, one-line definition)`` of every registered metric of strict pairs (one that
+    reads branches or pairs and is not keyed), in table order (:mod:`emukit.evaluate.metric`)."""
     from emukit.evaluate.metric import registered_metrics
 
-    return [(m.name, m.label, m.definition) for m in registered_metrics()]
+    return [(m.name, m.label, m.definition) for m in registered_metrics()
+            if not m.keyed and {"branch", "pair"} & set(m.kinds)]
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    """One row of a metrics table: a registered metric, or one key of a keyed metric (a fidelity encoder, a
+    judge dimension), with its anchor, label, definition and reduced values."""
+
+    anchor: str
+    label: str
+    definition: str
+    values: Mapping[str, Any]
+    metric: Any  # emukit.evaluate.metric.Metric
+    key: str | None = None
+
+    def show(self, group: str) -> str:
+        return self.metric.show(self.values.get(group), self.key)
+
+
+def table_rows(metrics: Mapping[str, Any], *, rubric_of: Mapping[str, str] | None = None,
+               keyed: bool = True) -> list[MetricRow]:
+    """The rows of the registered metrics present in ``metrics`` (``results.json``'s ``metrics`` or its
+    ``by_template``), in table order: a row per metric, a keyed metric's a row per key (its label and
+    definition naming the key; a judge dimension's definition names its rubric from ``rubric_of``)."""
+    from emukit.evaluate.metric import registered_metrics
+
+    rows: list[MetricRow] = []
+    for m in registered_metrics():
+        got = metrics.get(m.name)
+        if got is None or (m.keyed and not keyed):
+            continue
+        if not m.keyed:
+            rows.append(MetricRow(m.name, m.label, m.definition, got, m))
+            continue
+        for key, values in got.items():
+            definition = m.definition.format_map(_Names(key=key, rubric=(rubric_of or {}).get(key, "-")))
+            rows.append(MetricRow(f"{m.name}-{key}", m.row_label(key), definition, values, m, key))
+    return rows
+
+
+class _Names(dict):
+    """Names a keyed metric's definition may use; any other placeholder is shown as ``-``."""
+
+    def __missing__(self, name: str) -> str:
+        return "-"
 
 
 def _rows(metrics: Mapping[str, Any]) -> list[tuple[str, str, str]]:
-    """The registered metrics present in ``metrics``: ``(key, label, definition)``."""
-    return [row for row in metric_rows() if row[0] in metrics]
+    """The plain registered metrics present in ``metrics``: ``(key, label, definition)``."""
+    return [(r.anchor, r.label, r.definition) for r in table_rows(metrics, keyed=False)]
 
 
 def metrics_table(result: EvalResult) -> Any:
-    """A rich Table: one row per metric, one column per family plus macro."""
+    """A rich Table: one row per metric (a keyed metric: per key), one column per family plus macro."""
     from rich.table import Table
 
     m = result.metrics
@@ -130,17 +168,9 @@ def metrics_table(result: EvalResult) -> Any:
     for fam in families:
         table.add_column(fam, justify="right")
     table.add_column("macro", justify="right", style="bold")
-    for key, label, _ in _rows(m):
-        vals = m[key]
-        table.add_row(label, *[_pct(vals.get(f)) for f in families], _pct(vals.get("macro")))
-    for enc, vals in (m.get("fidelity") or {}).items():
-        table.add_row(f"{enc} cosine", *[("-" if vals.get(f) is None else f"{vals[f]:.4f}") for f in families],
-                      "-" if vals.get("macro") is None else f"{vals['macro']:.4f}")
-    for name, vals in (m.get("judge") or {}).items():
-        fmt = (lambda v: f"{v:.1f}") if name == "GUI-Score" else (lambda v: f"{v:.3f}")
-        table.add_row(f"judge {name} (n={vals.get('n', 0)})",
-                      *[("-" if vals.get(f) is None else fmt(vals[f])) for f in families],
-                      "-" if vals.get("macro") is None else fmt(vals["macro"]))
+    for row in table_rows(m):
+        label = row.label + (f" (n={row.values.get('n', 0)})" if row.metric.counted else "")
+        table.add_row(label, *[row.show(f) for f in families], row.show("macro"))
     return table
 
 
@@ -547,27 +577,11 @@ def _metrics_section(result: EvalResult) -> str:
     fams = [k for k in m["branch_exact"] if k != "macro"]
     head = "".join(f"<th>{html.escape(f)}</th>" for f in fams) + "<th>macro</th>"
     rows, defs = [], []
-    for key, label, definition in _rows(m):
-        cells = "".join(f"<td>{_pct(m[key].get(f))}</td>" for f in fams)
-        rows.append(f"<tr><th scope='row'><a href='#def-{key}'>{html.escape(label)}</a></th>{cells}"
-                    f"<td class='macro'>{_pct(m[key].get('macro'))}</td></tr>")
-        defs.append((key, label, definition))
-    for enc, vals in (m.get("fidelity") or {}).items():
-        key = f"fidelity-{enc}"
-        cells = "".join(f"<td>{'-' if vals.get(f) is None else f'{vals[f]:.4f}'}</td>" for f in fams)
-        macro = "-" if vals.get("macro") is None else f"{vals['macro']:.4f}"
-        rows.append(f"<tr><th scope='row'><a href='#def-{html.escape(key)}'>{html.escape(enc)} cosine</a></th>{cells}"
-                    f"<td class='macro'>{macro}</td></tr>")
-        defs.append((key, f"{enc} cosine", FIDELITY_DEFINITION.format(enc=enc)))
-    rubric_of = _judge_rubric_of(result.config.get("judge"))
-    for name, vals in (m.get("judge") or {}).items():
-        key = f"judge-{name}"
-        fmt = (lambda v: f"{v:.1f}") if name == "GUI-Score" else (lambda v: f"{v:.3f}")
-        cells = "".join(f"<td>{'-' if vals.get(f) is None else fmt(vals[f])}</td>" for f in fams)
-        macro = "-" if vals.get("macro") is None else fmt(vals["macro"])
-        rows.append(f"<tr><th scope='row'><a href='#def-{html.escape(key)}'>judge {html.escape(name)}</a></th>"
-                    f"{cells}<td class='macro'>{macro}</td></tr>")
-        defs.append((key, f"judge {name}", JUDGE_DEFINITION.format(name=name, rubric=rubric_of.get(name, "-"))))
+    for row in table_rows(m, rubric_of=_judge_rubric_of(result.config.get("judge"))):
+        cells = "".join(f"<td>{row.show(f)}</td>" for f in fams)
+        rows.append(f"<tr><th scope='row'><a href='#def-{html.escape(row.anchor)}'>{html.escape(row.label)}</a></th>"
+                    f"{cells}<td class='macro'>{row.show('macro')}</td></tr>")
+        defs.append((row.anchor, row.label, row.definition))
     c = m["counts"]
     counts = "".join(f"<td>{c['pairs_by_family'].get(f, 0)}</td>" for f in fams)
     refused = "".join(f"<td>{c['refused_by_family'].get(f, 0)}</td>" for f in fams)

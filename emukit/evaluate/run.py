@@ -22,7 +22,7 @@ and counted by status. Nothing is retried here beyond the adapter's own retries.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -234,15 +234,37 @@ class EvalResult:
         return [(seen[k], n) for k, n in sorted(counts.items(), key=lambda kv: -kv[1])]
 
 
-def _chunks(items: Iterable[EvalPair], size: int) -> Iterator[list[EvalPair]]:
-    chunk: list[EvalPair] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+@dataclass
+class PairSolver:
+    """Strict pairs as a sample kind of the one evaluation loop (:mod:`emukit.evaluate.compose`): a chunk of
+    pairs at a time, each branch's request built (and the A/B requests compared under the observation
+    condition), predicted together, rendered together, parsed and scored; a pair's scored branches are what
+    the pair metrics read (refused pairs give none)."""
+
+    fmt: WorldModelFormat
+    condition: str
+    adapter: ModelAdapter | None
+    predictions: PredictionsFile | None
+    estimator: StateEstimator | None
+    fidelity: FidelityScorer | None
+    scorer: tuple[ParseFn, JudgeFn]
+    render_timeout_s: float | None = None
+    keep_pngs: bool = True
+    judge_scorer: JudgeScorer | None = None
+    batch_size: int = 16
+    kind: str = "pair"
+    render_pages: int = 4
+
+    def solve(self, batch: list[EvalPair], renderer: RenderBackend | None) -> list[PairRun]:
+        assert renderer is not None
+        return _evaluate_chunk(batch, self.fmt, self.condition, self.adapter, self.predictions, renderer,
+                               self.estimator, self.fidelity, self.scorer, self.render_timeout_s, self.keep_pngs,
+                               self.judge_scorer)
+
+    def scored(self, run: PairRun) -> dict[str, list[BranchScore]]:
+        if run.refused:
+            return {}
+        return {"branch": [b.score for b in run.branches.values() if b.score is not None]}
 
 
 def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
@@ -296,27 +318,20 @@ def evaluate(pairs: Iterable[EvalPair], *, format_name: str, condition: str,
     if parse is None or judge is None:
         default_parse, default_judge = default_scorer()
         parse, judge = parse or default_parse, judge or default_judge
-    from emukit.evaluate.render import renderer_or_own
+    from emukit.evaluate import compose
 
-    started = time.perf_counter()
-    runs: list[PairRun] = []
-    with renderer_or_own(renderer) as active:
-        for chunk in _chunks(pairs, chunk_size):
-            for run in _evaluate_chunk(chunk, fmt, condition, adapter, predictions, active, estimator,
-                                       fidelity, (parse, judge), render_timeout_s, keep_pngs, judge_scorer):
-                runs.append(run)
-                if on_pair is not None:
-                    on_pair(run)
-    scores = [b.score for r in runs for b in r.branches.values() if b.score is not None and not r.refused]
-    refused = [(r.pair.pair_id, r.pair.family) for r in runs if r.refused]
-    metrics = compute_metrics(scores, refused=refused)
+    solver = PairSolver(fmt, condition, adapter, predictions, estimator, fidelity, (parse, judge), render_timeout_s,
+                        keep_pngs, judge_scorer, batch_size=chunk_size)
+    done = compose.run(pairs, solver, renderer=renderer, on_run=on_pair)
+    refused = [(r.pair.pair_id, r.pair.family) for r in done.runs if r.refused]
+    metrics = compute_metrics(done.scored.get("branch", []), refused=refused)
     config = {"format": format_name, "condition": condition,
               "model": adapter.name if adapter is not None else f"predictions:{predictions.path.name}",
               "deterministic_model": bool(adapter.deterministic) if adapter is not None else None,
               "estimator": estimator.name if estimator is not None and condition == "predictive-state" else None,
               "fidelity": sorted(fidelity.encoders) if fidelity else [],
               "judge": judge_scorer.describe() if judge_scorer is not None else None}
-    return EvalResult(runs, metrics, config, time.perf_counter() - started)
+    return EvalResult(done.runs, metrics, config, done.seconds)
 
 
 def _evaluate_chunk(chunk: list[EvalPair], fmt: WorldModelFormat, condition: str, adapter: ModelAdapter | None,

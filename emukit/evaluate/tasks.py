@@ -26,7 +26,7 @@ import hashlib
 import json
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -37,6 +37,7 @@ from emukit.atomicio import write_atomic
 from emukit.errors import ConfigError, DeviceError
 from emukit.evaluate.adapters.base import ModelAdapter, Prediction, PredictionContext, SampleKind
 from emukit.evaluate.agents import Agent, ReferenceAgents, Terminate
+from emukit.evaluate.metric import ScoredTask
 from emukit.evaluate.parsers.normalize import normalize_text
 from emukit.evaluate.request import TASK_CONTRACT, RequestBuilder
 from emukit.hierarchy import parse_bounds
@@ -48,6 +49,8 @@ from emukit.wm import get_format
 from emukit.wm.formats.base import WorldModelFormat
 
 if TYPE_CHECKING:
+    from emukit.evaluate.judge import JudgeScorer
+    from emukit.evaluate.render import RenderBackend
     from emukit.workers import DeviceRequest
 
 DEFAULT_STAGNATION_K = 3
@@ -551,9 +554,13 @@ class TaskEvalResult:
     def by_track(self, track: str) -> list[TrackRun]:
         return [r for r in self.runs if r.track == track]
 
+    def scored(self, run: TrackRun) -> ScoredTask:
+        """``run`` as the task metrics read it (:func:`scored_task`)."""
+        return scored_task(run, self.groups.get(run.task_id, {}))
+
     def summary(self) -> dict[str, Any]:
         """Mean scores per track (over tasks)."""
-        return {track: _means(runs) for track in TRACKS if (runs := self.by_track(track))}
+        return {track: self._means(runs) for track in TRACKS if (runs := self.by_track(track))}
 
     def grouped(self, by: str) -> dict[str, dict[str, Any]]:
         """The same means per track and per value of ``by`` (``category`` or ``template``, or any key of
@@ -566,8 +573,18 @@ class TaskEvalResult:
             parts: dict[str, list[TrackRun]] = {}
             for r in runs:
                 parts.setdefault(self.groups.get(r.task_id, {}).get(by, "?"), []).append(r)
-            out[track] = {key: _means(parts[key]) for key in sorted(parts, key=lambda k: _group_order(by, k))}
+            out[track] = {key: self._means(parts[key]) for key in sorted(parts, key=lambda k: _group_order(by, k))}
         return out
+
+    def _means(self, runs: list[TrackRun]) -> dict[str, Any]:
+        """The registered task metrics (:mod:`emukit.evaluate.metric_defs.gui_cc`: milestone progress, action
+        progress on the reference track, mean steps on the agent track, the judge's dimensions when it scored
+        them), reduced over ``runs`` (one track's, one group's) by the metrics' one reducer."""
+        from emukit.evaluate.metric import ALL, compute, registered_metrics, transpose
+
+        metrics = registered_metrics("task")
+        reduced = compute(metrics, {"task": [self.scored(r) for r in runs]}, by=None)
+        return {"tasks": len(runs), **transpose(reduced, metrics, ALL)}
 
     def to_json(self) -> dict[str, Any]:
         tasks: dict[str, dict[str, Any]] = {}
@@ -581,6 +598,18 @@ class TaskEvalResult:
                 "by_template": self.grouped("template"), "tasks": list(tasks.values())}
 
 
+def scored_task(run: TrackRun, groups: Mapping[str, str]) -> ScoredTask:
+    """``run`` as the task metrics read it (:class:`~emukit.evaluate.metric.ScoredTask`): its figures, each
+    judged dimension's mean over its judgements, and its task's ``groups`` (category, template)."""
+    judged: dict[str, list[float]] = {}
+    for j in run.judgements:
+        for key, value in j.scores.items():
+            judged.setdefault(key, []).append(value)
+    return ScoredTask(run.task_id, run.track, groups.get("category", "?"), groups.get("template", "?"),
+                      run.milestones.progress, run.action_progress, len(run.steps),
+                      {k: sum(v) / len(v) for k, v in judged.items()})
+
+
 def _group_order(by: str, key: str) -> tuple[int, str]:
     """Categories in GUI-CC's order (Figure 2), anything else by name."""
     from emukit.tasks.schema import CATEGORY_TITLES
@@ -589,82 +618,104 @@ def _group_order(by: str, key: str) -> tuple[int, str]:
     return (order.index(key) if by == "category" and key in order else len(order), key)
 
 
-def _means(runs: list[TrackRun]) -> dict[str, Any]:
-    """Mean scores of the runs of one track: milestone progress, action progress (reference track) or mean
-    steps (agent track), and the judge's dimensions when it scored them."""
-    entry: dict[str, Any] = {"tasks": len(runs),
-                             "milestone_progress": sum(r.milestones.progress for r in runs) / len(runs)}
-    if runs[0].track == "reference":
-        entry["action_progress"] = sum(r.action_progress or 0.0 for r in runs) / len(runs)
-    else:
-        entry["mean_steps"] = sum(len(r.steps) for r in runs) / len(runs)
-    judged: dict[str, list[float]] = {}
-    for r in runs:
-        for j in r.judgements:
-            for key, value in j.scores.items():
-                judged.setdefault(key, []).append(value)
-    if judged:
-        entry["judge"] = {k: sum(v) / len(v) for k, v in judged.items()}
-        entry["judge"]["n"] = max(len(v) for v in judged.values())
-    return entry
-
-
-def evaluate_tasks(tasks: Iterable[Task], initial: dict[str, tuple[bytes, str]], *, adapter: ModelAdapter,
+def evaluate_tasks(tasks: Iterable[Task], initial: Mapping[str, tuple[bytes, str]], *, adapter: ModelAdapter,
                    format_name: str = "code2world", tracks: Sequence[str] = ("reference",),
                    agent: Agent | ReferenceAgents | Callable[[Task], Agent] | None = None,
-                   renderer: Any = None,
+                   renderer: RenderBackend | None = None,
                    stagnation_k: int = DEFAULT_STAGNATION_K, max_steps: int | None = None,
                    render_timeout_s: float | None = None,
-                   on_run: Callable[[TrackRun], None] | None = None, judge_scorer: Any = None) -> TaskEvalResult:
-    """Evaluate ``adapter`` on ``tasks`` on the given tracks. ``initial``: task id -> (png, xml) of the real
-    initial screen (:func:`initial_observations`); ``agent``: an agent, or a factory making one per task
-    (the agent track); ``renderer``: a started :class:`~emukit.evaluate.render.Renderer` (default: one of
-    its own, closed at the end); ``max_steps`` caps every rollout (None: the reference length / the step
-    budget); ``judge_scorer``: a :class:`~emukit.evaluate.judge.JudgeScorer` whose rollout rubrics
-    (``gui-cc-rollout``, ``gui-score``) score each generated rollout (:func:`judge_rollout`)."""
+                   on_run: Callable[[TrackRun], None] | None = None,
+                   judge_scorer: JudgeScorer | None = None) -> TaskEvalResult:
+    """Evaluate ``adapter`` on ``tasks`` on the given tracks (see the module docstring).
+
+    Args:
+        tasks: the tasks (:func:`emukit.tasks.files.load_tasks`).
+        initial: task id -> (png, xml) of the real initial screen (:func:`initial_observations`).
+        adapter: the world model.
+        format_name: the world-model format of the requests and the rendering viewport.
+        tracks: ``reference`` (roll along the reference actions), ``agent`` (an agent acts on the generated
+            screens), or both.
+        agent: the agent track's agent, or a factory making one per task.
+        renderer: a started renderer (the caller closes it); None: one of its own, closed at the end.
+        stagnation_k: the agent track stops after this many steps without a new screen.
+        max_steps: caps every rollout (None: the reference length / the step budget).
+        render_timeout_s: a render's time limit (default: the renderer's).
+        on_run: called with each track run as its task is done.
+        judge_scorer: a judge whose rollout rubrics (``gui-cc-rollout``, ``gui-score``) score each generated
+            rollout (:func:`judge_rollout`).
+
+    Returns:
+        The track runs, the configuration and the wall time; ``to_json`` gives ``task-results.json``.
+
+    Raises:
+        ConfigError: an unknown track, the agent track without an agent, a task without an initial screen.
+    """
     unknown = [t for t in tracks if t not in TRACKS]
     if unknown or not tracks:
         raise ConfigError(f"unknown track(s) {', '.join(unknown) or '(none)'}; expected {' / '.join(TRACKS)}")
     if "agent" in tracks and agent is None:
         raise ConfigError("the agent track needs an agent")
-    from emukit.evaluate.render import renderer_or_own
+    from emukit.evaluate import compose
 
-    fmt = get_format(format_name)
-    started = time.perf_counter()
-    runs: list[TrackRun] = []
-    instructions: dict[str, str] = {}
-    groups: dict[str, dict[str, str]] = {}
-    with renderer_or_own(renderer, pool_size=1) as active:
-        for task in tasks:
-            groups[task.id] = {"category": task.category, "template": task.template}
-            if task.id not in initial:
+    solver = TaskSolver(get_format(format_name), adapter, initial, tuple(tracks), agent, stagnation_k, max_steps,
+                        render_timeout_s, judge_scorer)
+    done = compose.run(tasks, solver, renderer=renderer, on_run=on_run)
+    config = {"model": adapter.name, "format": format_name, "tracks": list(tracks), "sample": "task",
+              "stagnation_k": stagnation_k, "max_steps": max_steps,
+              "agent": getattr(agent, "name", None) if "agent" in tracks else None,
+              "judge": judge_scorer.describe() if judge_scorer is not None else None}
+    return TaskEvalResult(done.runs, config, done.seconds, solver.instructions, solver.groups)
+
+
+@dataclass
+class TaskSolver:
+    """Online tasks as a sample kind of the one evaluation loop (:mod:`emukit.evaluate.compose`): one task at a
+    time from its real initial screen, rolled out on each track (the reference actions, an agent acting on the
+    generated screens), every step's request built by the task :class:`StepModel`, predicted, rendered and read;
+    each track run is one scored task."""
+
+    fmt: WorldModelFormat
+    adapter: ModelAdapter
+    initial: Mapping[str, tuple[bytes, str]]
+    tracks: tuple[str, ...]
+    agent: Agent | ReferenceAgents | Callable[[Task], Agent] | None
+    stagnation_k: int = DEFAULT_STAGNATION_K
+    max_steps: int | None = None
+    render_timeout_s: float | None = None
+    judge_scorer: JudgeScorer | None = None
+    kind: str = "task"
+    batch_size: int = 1
+    render_pages: int = 1
+    instructions: dict[str, str] = field(default_factory=dict)
+    groups: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def solve(self, batch: list[Task], renderer: RenderBackend | None) -> list[TrackRun]:
+        runs: list[TrackRun] = []
+        for task in batch:
+            self.groups[task.id] = {"category": task.category, "template": task.template}
+            if task.id not in self.initial:
                 raise ConfigError(f"no initial observation for task {task.id}")
-            png, xml = initial[task.id]
+            png, xml = self.initial[task.id]
             first = screen_from_device(png, xml)
             try:
                 size = png_size(png)
             except ValueError:
                 raise ConfigError(f"task {task.id}: the initial screenshot is not a PNG") from None
-            model = StepModel(fmt, adapter, active, size, render_timeout_s)
-            instructions[task.id] = task.instruction
-            if "reference" in tracks:
-                runs.append(reference_track(task, first, model, max_steps=max_steps))
-                judge_rollout(runs[-1], task, first, judge_scorer)
-                if on_run:
-                    on_run(runs[-1])
-            if "agent" in tracks:
-                assert agent is not None
-                task_agent = agent if isinstance(agent, Agent) else agent(task)
-                runs.append(agent_track(task, first, model, task_agent, stagnation_k=stagnation_k,
-                                        max_steps=max_steps))
-                judge_rollout(runs[-1], task, first, judge_scorer)
-                if on_run:
-                    on_run(runs[-1])
-    config = {"model": adapter.name, "format": format_name, "tracks": list(tracks), "sample": "task",
-              "stagnation_k": stagnation_k, "max_steps": max_steps,
-              "agent": getattr(agent, "name", None) if "agent" in tracks else None,
-              "judge": judge_scorer.describe() if judge_scorer is not None else None}
-    return TaskEvalResult(runs, config, time.perf_counter() - started, instructions, groups)
+            model = StepModel(self.fmt, self.adapter, renderer, size, self.render_timeout_s)
+            self.instructions[task.id] = task.instruction
+            if "reference" in self.tracks:
+                runs.append(reference_track(task, first, model, max_steps=self.max_steps))
+                judge_rollout(runs[-1], task, first, self.judge_scorer)
+            if "agent" in self.tracks:
+                assert self.agent is not None
+                task_agent = self.agent if isinstance(self.agent, Agent) else self.agent(task)
+                runs.append(agent_track(task, first, model, task_agent, stagnation_k=self.stagnation_k,
+                                        max_steps=self.max_steps))
+                judge_rollout(runs[-1], task, first, self.judge_scorer)
+        return runs
+
+    def scored(self, run: TrackRun) -> dict[str, list[ScoredTask]]:
+        return {"task": [scored_task(run, self.groups.get(run.task_id, {}))]}
 
 
 ROLLOUT_RUBRICS = ("gui-cc-rollout", "gui-score")  # tasks have no recorded next screens: no transition rubric
@@ -735,36 +786,66 @@ def _group_rows(result: TaskEvalResult, by: str) -> Iterator[tuple[str, str, dic
             yield (CATEGORY_TITLES.get(key, key) if by == "category" else key), track, means
 
 
+def _columns(result: TaskEvalResult) -> list[Any]:
+    """The registered task metrics some track has a figure for (not the keyed judge: its own line), in table
+    order: the columns of the summary and group tables."""
+    from emukit.evaluate.metric import registered_metrics
+
+    present = {name for s in result.summary().values() for name in s}
+    return [m for m in registered_metrics("task") if not m.keyed and m.name in present]
+
+
+def _cells(columns: list[Any], means: dict[str, Any]) -> list[str]:
+    return [m.show(means.get(m.name)) for m in columns]
+
+
 def group_table(result: TaskEvalResult, by: str) -> Any:
-    """A rich table of the means per ``by`` (``category`` or ``template``) and track."""
+    """A rich table of the means per ``by`` (``category`` or ``template``) and track: a column per registered
+    task metric."""
     from rich.table import Table
 
+    columns = _columns(result)
     table = Table(title=f"{result.config['model']} - tasks by {by} (%)")
-    for col, just in ((by, "left"), ("track", "left"), ("tasks", "right"), ("action progress", "right"),
-                      ("milestone progress", "right")):
+    for col, just in ((by, "left"), ("track", "left"), ("tasks", "right"), *((m.label, "right") for m in columns)):
         table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
     for name, track, s in _group_rows(result, by):
-        table.add_row(name, track, str(s["tasks"]), _pct(s.get("action_progress")), _pct(s["milestone_progress"]))
+        table.add_row(name, track, str(s["tasks"]), *_cells(columns, s))
     return table
 
 
+def _markdown_table(first: list[str], rows: list[list[str]]) -> list[str]:
+    return [f"| {' | '.join(first)} |", "|" + "---|" * len(first), *(f"| {' | '.join(r)} |" for r in rows)]
+
+
 def _group_markdown(result: TaskEvalResult, by: str) -> list[str]:
-    lines = ["", f"## By {by}", "", f"| {by} | track | tasks | action progress | milestone progress |",
-             "|---|---|---|---|---|"]
-    for name, track, s in _group_rows(result, by):
-        lines.append(f"| {name} | {track} | {s['tasks']} | {_pct(s.get('action_progress'))} | "
-                     f"{_pct(s['milestone_progress'])} |")
-    return lines
+    columns = _columns(result)
+    rows = [[name, track, str(s["tasks"]), *_cells(columns, s)] for name, track, s in _group_rows(result, by)]
+    return ["", f"## By {by}", "", *_markdown_table([by, "track", "tasks", *(m.label.lower() for m in columns)],
+                                                    rows)]
+
+
+def metric_definitions(result: TaskEvalResult) -> list[str]:
+    """``- **label**: definition`` of every registered task metric the summary reports."""
+    from emukit.evaluate.metric import registered_metrics
+
+    present = {name for s in result.summary().values() for name in s}
+    return [f"- **{m.label.format(key='<dimension>')}**: {m.definition.format_map(_Unnamed())}"
+            for m in registered_metrics("task") if m.name in present]
+
+
+class _Unnamed(dict):
+    def __missing__(self, name: str) -> str:
+        return "-" if name != "key" else "<dimension>"
 
 
 def markdown_report(result: TaskEvalResult) -> str:
     """A short Markdown report: the summary, then per task and track the step-by-step verdicts."""
     cfg = result.config
+    columns = _columns(result)
     lines = [f"# Task evaluation: {cfg['model']} ({cfg['format']})", "",
-             "| track | tasks | action progress | milestone progress |", "|---|---|---|---|"]
-    for track, s in result.summary().items():
-        lines.append(f"| {track} | {s['tasks']} | {_pct(s.get('action_progress'))} | "
-                     f"{_pct(s['milestone_progress'])} |")
+             *_markdown_table(["track", "tasks", *(m.label.lower() for m in columns)],
+                              [[track, str(s["tasks"]), *_cells(columns, s)] for track, s in result.summary().items()]),
+             "", "Metrics (%, steps as counts):", "", *metric_definitions(result)]
     judge = cfg.get("judge")
     for track, s in result.summary().items():
         if s.get("judge"):

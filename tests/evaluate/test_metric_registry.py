@@ -33,8 +33,13 @@ def parsed_any(branch):
 
 
 def test_the_shipped_metrics_in_table_order():
-    assert [m.name for m in registered_metrics()][:6] == ["branch_exact", "pair_correct", "sem_correct",
-                                                          "surface_valid", "sem_pair_correct", "state_exact"]
+    pairs = [m.name for m in registered_metrics() if {"branch", "pair"} & set(m.kinds)]
+    assert pairs == ["branch_exact", "pair_correct", "sem_correct", "surface_valid", "sem_pair_correct",
+                     "state_exact", "fidelity", "judge"]
+    assert [m.name for m in registered_metrics("task")] == ["milestone_progress", "action_progress", "mean_steps",
+                                                            "judge"]
+    assert [m.name for m in registered_metrics("trajectory")] == ["reference_action_progress", "judge"]
+    assert [m.name for m in registered_metrics("unit")] == ["exact"]
     assert all(isinstance(METRICS.get(n), Metric) for n in METRICS.names())
 
 
@@ -56,7 +61,8 @@ def test_pair_metrics_read_both_branches_and_a_missing_branch_is_wrong():
     assert metrics["sem_pair_correct"] == {"clipboard": 1.0, "macro": 1.0}
     assert metrics["branch_exact"] == {"clipboard": 0.5, "macro": 0.5}
     assert "state_exact" not in metrics  # no branch was estimated
-    assert compute(registered_metrics()[:1], [], []) == {"branch_exact": {"macro": None}}
+    assert compute(registered_metrics()[:1], {"branch": [], "pair": []}) == {"branch_exact": {"macro": None}}
+    assert compute(registered_metrics()[:1], {"task": []}) == {}  # a metric is reported only for what it reads
 
 
 def test_the_same_reducer_groups_by_template():
@@ -76,7 +82,62 @@ def test_the_same_reducer_groups_by_template():
     assert by["pair_correct"] == {"(no template)": 1.0, "copy_direct": 0.5, "paste_twice": 0.0, "macro": 0.5}
     assert metrics["pair_correct"] == {"clipboard": 1 / 3, "ordered": 1.0, "macro": 2 / 3}
     assert metrics["counts"]["pairs_by_template"] == {"(no template)": 1, "copy_direct": 2, "paste_twice": 1}
-    assert compute(registered_metrics()[:1], scores, [], by="template") == {"branch_exact": by["branch_exact"]}
+    assert compute(registered_metrics()[:1], {"branch": scores}, by="template") == {"branch_exact": by["branch_exact"]}
+
+
+def test_keyed_metrics_fidelity_and_the_judge_are_reduced_per_key_by_the_same_reducer():
+    """Fidelity (one figure per encoder) and the judge (one per dimension, GUI-Score when its five dimensions
+    are there, ``n`` the branches judged) are registered keyed metrics: the reducer groups each key by family
+    (and by template); a score that is not finite is left out; the report's rows come from the registry."""
+    from emukit.evaluate.report import table_rows
+
+    dims = {"GOAL": 0.8, "LOGIC": 0.6, "CONS": 1.0, "UI": 0.4, "QUAL": 0.2}
+    scores = [BranchScore("p1", "ordered", "A", fidelity={"dinov2": 0.5}, judge=dims, template="t1"),
+              BranchScore("p1", "ordered", "B", fidelity={"dinov2": float("nan")}, template="t1"),
+              BranchScore("p2", "clipboard", "A", fidelity={"dinov2": 0.25, "siglip": 0.75},
+                          judge={"S_ele": 0.6}, template="t2"),
+              BranchScore("p2", "clipboard", "B", fidelity={"dinov2": 0.75}, template="t2")]
+    m = compute_metrics(scores)
+    assert m["fidelity"] == {"dinov2": {"clipboard": 0.5, "ordered": 0.5, "macro": 0.5},
+                             "siglip": {"clipboard": 0.75, "macro": 0.75}}
+    assert m["judge"]["GOAL"] == {"ordered": 0.8, "macro": 0.8, "n": 1}
+    assert m["judge"]["GUI-Score"]["ordered"] == pytest.approx(60.0)
+    assert m["judge"]["S_ele"] == {"clipboard": 0.6, "macro": 0.6, "n": 1}
+    assert m["by_template"]["fidelity"]["dinov2"] == {"t1": 0.5, "t2": 0.5, "macro": 0.5}
+    assert list(m)[:7] == ["branch_exact", "pair_correct", "sem_correct", "surface_valid", "sem_pair_correct",
+                           "fidelity", "judge"]
+    rows = {r.anchor: r for r in table_rows(m, rubric_of={"GOAL": "gui-score v1"})}
+    assert rows["fidelity-siglip"].label == "siglip cosine" and rows["fidelity-siglip"].show("macro") == "0.7500"
+    assert rows["judge-GUI-Score"].show("ordered") == "60.0" and rows["judge-GOAL"].show("ordered") == "0.800"
+    assert "rubric gui-score v1" in rows["judge-GOAL"].definition and "rubric -" in rows["judge-S_ele"].definition
+    assert rows["branch_exact"].show("clipboard") == "0.0"
+
+
+def test_task_trajectory_and_table5_figures_come_from_the_registry(tmp_path):
+    """The task track's means (per track, category and template), the trajectories' summary (and per source)
+    and Table 5's Exact (per family and per stratum) are the registered metrics over their scored samples,
+    by the one reducer; a task metric registered here reaches the summary, the groups and the Markdown
+    report with its definition."""
+    from emukit.estimator.evaluate import HeldOutExample, Outcome, table5
+    from emukit.evaluate.metric import ScoredTask
+
+    assert compute(registered_metrics("task"), {"task": [
+        ScoredTask("a", "reference", "c1", "t", 0.5, 1.0, 3), ScoredTask("b", "reference", "c2", "t", 1.0, 0.5, 2),
+        ScoredTask("c", "agent", "c1", "t", 0.0, None, 4, {"S_cp": 0.4})]}, by="track") == {
+        "milestone_progress": {"agent": 0.0, "reference": 0.75, "macro": 0.375},
+        "action_progress": {"reference": 0.75, "macro": 0.75},
+        "mean_steps": {"agent": 4.0, "macro": 4.0},
+        "judge": {"S_cp": {"agent": 0.4, "macro": 0.4, "n": 1}}}
+
+    def example(unit, family, stratum, exact):
+        ex = HeldOutExample(unit, family, [], "", {}, {"x": 1}, unit=unit, stratum=stratum)
+        return Outcome(ex, {"x": 1} if exact else {"x": 0})
+
+    outcomes = {"d-stress": [example("u1", "clipboard", "d=16", True), example("u2", "clipboard", "d=4", False),
+                             example("u3", "ordered", "d=4", True), example("u4", "ordered", "d=16", True)]}
+    t5 = table5("rules", outcomes)
+    assert t5.cells["clipboard"]["d-stress"].value == 0.5 and t5.cells["ordered"]["d-stress"].value == 1.0
+    assert t5.record()["by_stratum"] == {"d-stress": {"d=4": 0.5, "d=16": 1.0, "macro": 0.75}}
 
 
 def test_a_name_taken_twice_and_a_bad_declaration_are_refused():
@@ -84,8 +145,11 @@ def test_a_name_taken_twice_and_a_bad_declaration_are_refused():
         @metric("branch_exact", label="Mine", definition="mine", reads="branch")
         def mine(branch):
             return True
-    with pytest.raises(ValueError, match="reads must be one of branch, pair"):
-        Metric(name="x", label="X", definition="x", reads="trajectory", fn=lambda s: 1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="reads must be one of branch, pair, task, trajectory, unit"):
+        Metric(name="x", label="X", definition="x", reads="episode", fn=lambda s: 1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="reads must be one of"):
+        Metric(name="x", label="X", definition="x", reads=("branch", "screen"),  # type: ignore[arg-type]
+               fn=lambda s: 1)
     with pytest.raises(ValueError, match="give a label and a one-line definition"):
         Metric(name="x", label="X", definition="", reads="branch", fn=lambda s: 1)
 

@@ -368,14 +368,29 @@ def test_the_judge_scores_each_generated_rollout(initial, task, renderer):
 
 def test_results_group_by_category_and_template(initial, task, renderer):
     """The report's groups: the same means per GUI-CC category and per template, in the JSON, the Markdown and
-    the terminal tables."""
+    the terminal tables. The means are the registered task metrics: one registered here (reading the scored
+    task) reaches the summary, every group, both tables and the Markdown report with its definition."""
+    from emukit.evaluate.metric import METRICS, metric
     from emukit.evaluate.tasks import group_table, markdown_report
 
     other = task.model_copy(update={"id": "second_task", "template": "another_template", "category": "finance"})
     initial2 = {**initial, "second_task": initial[TASK_ID]}
     result = evaluate_tasks([task, other], initial2, adapter=create_adapter("ref:copy-current"),
                             format_name="code2world", tracks=("reference",), renderer=renderer)
-    doc = result.to_json()
+
+    @metric("ran_four", label="Ran four", reads="task", definition="Fraction of tasks that ran four steps or more.")
+    def ran_four(scored):
+        return scored.steps >= 4
+
+    try:
+        doc = result.to_json()
+        md = markdown_report(result)
+    finally:
+        METRICS._entries.pop("ran_four")  # the registry is the process's: leave it as the other tests see it
+    expected = sum(len(r.steps) >= 4 for r in result.runs) / 2
+    assert doc["summary"]["reference"]["ran_four"] == expected
+    assert {part["ran_four"] for part in doc["by_template"]["reference"].values()} <= {0.0, 1.0}
+    assert "ran four |" in md and "- **Ran four**: Fraction of tasks that ran four steps or more." in md
     assert set(doc["by_category"]["reference"]) == {"finance", task.category}
     assert set(doc["by_template"]["reference"]) == {"another_template", task.template}
     assert doc["by_template"]["reference"][task.template]["tasks"] == 1

@@ -107,6 +107,9 @@ def test_reference_action_progress_is_the_longest_supported_prefix(tmp_path, cap
     assert ep["passed"] == [True, True, False, True] and ep["prefix"] == 2
     assert ep["reference_action_progress"] == 0.5 and doc["summary"]["reference_action_progress"] == 0.5
     assert ep["judge"]["S_cp"] == pytest.approx(0.8) and ep["judge"]["S_ad"] == pytest.approx(0.6)
+    assert doc["summary"]["judge"]["S_cp"] == pytest.approx(0.8)  # the registered judge metric, one trajectory
+    assert list(doc["by_source"]) == ["guiodyssey"]  # the same reducer per source
+    assert doc["by_source"]["guiodyssey"] == doc["summary"]
     rap = next(b for b in judge.bodies if b["metadata"]["emukit_rubric"] == "gui-cc-rap")
     assert sum(1 for part in rap["messages"][1]["content"] if part["type"] == "image_url") == 4
     assert doc["config"]["judge"]["model"] == "judge-vl-test"

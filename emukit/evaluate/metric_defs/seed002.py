@@ -1,9 +1,12 @@
-"""The strict-pair metrics of seed 002 (Section 4.1, Appendices C.4 and E.4.1) and the predictive condition's
-state-recovery Exact, in the order every table shows them."""
+"""The metrics of seed 002: the strict-pair metrics (Section 4.1, Appendices C.4 and E.4.1) and the predictive
+condition's state-recovery Exact, in the order every table shows them; next-observation fidelity (F.5); and Table
+5's Exact over held-out pairs and suite trajectories (Appendix F)."""
 
 from __future__ import annotations
 
-from emukit.evaluate.metric import ScoredPair, metric
+import math
+
+from emukit.evaluate.metric import ScoredPair, ScoredUnit, metric
 from emukit.evaluate.metrics import BranchScore
 
 
@@ -46,3 +49,20 @@ def sem_pair_correct(pair: ScoredPair) -> bool:
     "state exactly."))
 def state_exact(branch: BranchScore) -> bool | None:
     return branch.state_exact
+
+
+@metric("fidelity", label="{key} cosine", reads="branch", order=900, keyed=True, shown="cosine", definition=(
+    "Mean cosine similarity between the L2-normalised {key} embeddings of the rendered prediction and the recorded "
+    "next screenshot, over branches with a predicted image; from -1 to 1, higher is closer (not a percentage)."))
+def fidelity(branch: BranchScore) -> dict[str, float]:
+    """Seed 002 F.5: one figure per encoder the evaluation ran (``--fidelity-dinov2``, ``--fidelity-siglip``);
+    a score that is not a finite number is left out."""
+    return {name: value for name, value in branch.fidelity.items() if value is not None and math.isfinite(value)}
+
+
+@metric("exact", label="Exact", reads="unit", order=70, always=True, definition=(
+    "Predictive-state recovery (Table 5): fraction of units whose estimated canonical state equals the ground "
+    "truth; a unit is a held-out strict pair (both branches exact: PairCorrect) or a trajectory of a "
+    "distribution-shift suite (its one final state)."))
+def exact(unit: ScoredUnit) -> bool:
+    return unit.exact

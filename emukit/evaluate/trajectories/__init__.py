@@ -15,12 +15,13 @@ so the track needs ``--judge``.
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emukit.errors import ConfigError
+from emukit.evaluate.metric import ScoredTrajectory
 from emukit.evaluate.trajectories.base import (
     Trajectory,
     TrajectoryError,
@@ -29,7 +30,13 @@ from emukit.evaluate.trajectories.base import (
     register,
 )
 
-__all__ = ["Trajectory", "TrajectoryError", "TrajectoryRun", "evaluate_trajectories", "formats",
+if TYPE_CHECKING:
+    from emukit.evaluate.adapters.base import ModelAdapter
+    from emukit.evaluate.judge import JudgeScorer
+    from emukit.evaluate.render import RenderBackend
+    from emukit.wm.formats.base import WorldModelFormat
+
+__all__ = ["Trajectory", "TrajectoryError", "TrajectoryRun", "TrajectorySolver", "evaluate_trajectories", "formats",
            "read_trajectories", "register", "write_trajectory_results"]
 
 
@@ -155,48 +162,103 @@ class TrajectoryEvalResult:
     config: dict[str, Any]
     seconds: float
 
-    def summary(self) -> dict[str, Any]:
-        n = len(self.runs)
-        judged: dict[str, list[float]] = {}
+    def summary(self, runs: list[TrajectoryRun] | None = None) -> dict[str, Any]:
+        """The registered trajectory metrics (:mod:`emukit.evaluate.metric_defs.gui_cc`: reference-action
+        progress; the judge's other dimensions, each the mean over trajectories of its mean over the rollout)
+        over ``runs`` (default: every run), by the metrics' one reducer, with the step counts."""
+        from emukit.evaluate.metric import ALL, compute, registered_metrics, transpose
+
+        runs = self.runs if runs is None else runs
+        metrics = registered_metrics("trajectory")
+        scored = [scored_trajectory(r) for r in runs]
+        figures = transpose(compute(metrics, {"trajectory": scored}, by=None), metrics, ALL, counts=False)
+        others = {k: v for k, v in figures.items() if k not in ("reference_action_progress", "judge")}
+        return {"trajectories": len(runs), "reference_action_progress": figures.get("reference_action_progress"),
+                **others, "steps_passed": sum(sum(r.passed) for r in runs),
+                "reference_steps": sum(len(r.trajectory.actions) for r in runs), "judge": figures.get("judge", {})}
+
+    def by_source(self) -> dict[str, dict[str, Any]]:
+        """The same summary per trajectory source (dataset layout), sources by name."""
+        parts: dict[str, list[TrajectoryRun]] = {}
         for r in self.runs:
-            for k, v in r.judge_means().items():
-                judged.setdefault(k, []).append(v)
-        return {"trajectories": n,
-                "reference_action_progress": sum(r.progress for r in self.runs) / n if n else None,
-                "steps_passed": sum(sum(r.passed) for r in self.runs),
-                "reference_steps": sum(len(r.trajectory.actions) for r in self.runs),
-                "judge": {k: sum(v) / len(v) for k, v in judged.items()}}
+            parts.setdefault(r.trajectory.source, []).append(r)
+        return {source: self.summary(parts[source]) for source in sorted(parts)}
 
     def to_json(self) -> dict[str, Any]:
         return {"emukit_trajectory_evaluation": 1, "config": self.config, "seconds": round(self.seconds, 3),
-                "summary": self.summary(), "trajectories": [r.record() for r in self.runs]}
+                "summary": self.summary(), "by_source": self.by_source(),
+                "trajectories": [r.record() for r in self.runs]}
 
 
-def evaluate_trajectories(trajectories: list[Trajectory], *, adapter: Any, judge_scorer: Any,
-                          format_name: str = "code2world", renderer: Any = None, render_timeout_s: float | None = None,
-                          max_steps: int | None = None, on_run: Any = None) -> TrajectoryEvalResult:
-    """Roll ``adapter`` along every trajectory and judge it (see the module docstring)."""
+def evaluate_trajectories(trajectories: list[Trajectory], *, adapter: ModelAdapter, judge_scorer: JudgeScorer | None,
+                          format_name: str = "code2world", renderer: RenderBackend | None = None,
+                          render_timeout_s: float | None = None, max_steps: int | None = None,
+                          on_run: Callable[[TrajectoryRun], None] | None = None) -> TrajectoryEvalResult:
+    """Roll ``adapter`` along every trajectory and judge it (see the module docstring).
+
+    Args:
+        trajectories: the episodes (:func:`read_trajectories`).
+        adapter: the world model.
+        judge_scorer: the judge whose ``gui-cc-rap`` verdicts make reference-action progress (required) and
+            whose other rubrics score the rollout.
+        format_name: the world-model format of the requests and the rendering viewport.
+        renderer: a started renderer (the caller closes it); None: one of its own, closed at the end.
+        render_timeout_s: a render's time limit (default: the renderer's).
+        max_steps: at most this many steps per episode (None: the whole episode).
+        on_run: called with each episode's run as it is done.
+
+    Returns:
+        The runs, the configuration and the wall time; ``to_json`` gives ``trajectory-results.json``.
+
+    Raises:
+        ConfigError: no judge.
+    """
     from emukit.wm import get_format
 
     if judge_scorer is None:
         raise ConfigError("the trajectory track needs --judge: reference-action progress is judged (GUI-CC S_rap)")
-    from emukit.evaluate.render import renderer_or_own
+    from emukit.evaluate import compose
 
-    fmt = get_format(format_name)
-    started = time.perf_counter()
-    runs = []
-    with renderer_or_own(renderer, pool_size=1) as active:
-        for traj in trajectories:
-            run = roll_out(traj, adapter, fmt, active, render_timeout_s=render_timeout_s, max_steps=max_steps)
-            judge_run(run, judge_scorer)
-            runs.append(run)
-            if on_run:
-                on_run(run)
+    solver = TrajectorySolver(get_format(format_name), adapter, judge_scorer, render_timeout_s, max_steps)
+    done = compose.run(trajectories, solver, renderer=renderer, on_run=on_run)
     sources = sorted({t.source for t in trajectories})
     config = {"model": adapter.name, "format": format_name, "sample": "trajectory", "trajectory_formats": sources,
               "max_steps": max_steps,
               "judge": judge_scorer.describe()}
-    return TrajectoryEvalResult(runs, config, time.perf_counter() - started)
+    return TrajectoryEvalResult(done.runs, config, done.seconds)
+
+
+@dataclass
+class TrajectorySolver:
+    """External trajectories as a sample kind of the one evaluation loop (:mod:`emukit.evaluate.compose`): one
+    episode at a time, the model rolled out from its real first screen along the reference actions
+    (:func:`roll_out`), then judged (:func:`judge_run`); each episode is one scored trajectory."""
+
+    fmt: WorldModelFormat
+    adapter: ModelAdapter
+    judge_scorer: JudgeScorer
+    render_timeout_s: float | None = None
+    max_steps: int | None = None
+    kind: str = "trajectory"
+    batch_size: int = 1
+    render_pages: int = 1
+
+    def solve(self, batch: list[Trajectory], renderer: Any) -> list[TrajectoryRun]:
+        runs = []
+        for traj in batch:
+            run = roll_out(traj, self.adapter, self.fmt, renderer, render_timeout_s=self.render_timeout_s,
+                           max_steps=self.max_steps)
+            judge_run(run, self.judge_scorer)
+            runs.append(run)
+        return runs
+
+    def scored(self, run: TrajectoryRun) -> dict[str, list[ScoredTrajectory]]:
+        return {"trajectory": [scored_trajectory(run)]}
+
+
+def scored_trajectory(run: TrajectoryRun) -> ScoredTrajectory:
+    """``run`` as the trajectory metrics read it (:class:`~emukit.evaluate.metric.ScoredTrajectory`)."""
+    return ScoredTrajectory(run.trajectory.id, run.trajectory.source, run.progress, run.judge_means())
 
 
 def write_trajectory_results(result: TrajectoryEvalResult, out_dir: Path) -> Path:
