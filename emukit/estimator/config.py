@@ -18,8 +18,11 @@ The paper's numbers (Appendix D.1, D.3-D.5):
 What differs here, and why: the paper adapts a pretrained 2B multimodal model; on a CPU-only 2-core machine
 that is out of reach, so by default a small decoder (``model``) is **randomly initialised** and trained in
 full (LoRA on a random network would train almost nothing), and its learning rate is ``small_model_lr``
-(a from-scratch model needs a larger one than an adapter does). Given ``base_model`` (a local pretrained
-checkpoint folder), the paper's LoRA recipe is used as written.
+(a from-scratch model needs a larger one than an adapter does). The small decoder also has, by default, a
+pointer-generator copy head over its input tokens (``model.copy_head``, :mod:`emukit.estimator.copyhead`): a
+pretrained model copies a payload from its input unaided, a small one trained from scratch does not; its output
+is still one distribution over the vocabulary, so the objective is the paper's. Given ``base_model`` (a local
+pretrained checkpoint folder), the paper's LoRA recipe is used as written (no copy head).
 """
 
 from __future__ import annotations
@@ -60,6 +63,9 @@ class ModelConfig(BaseModel):
     intermediate_size: int = Field(default=384, ge=16)
     vocab_size: int = Field(default=2000, ge=128, description="tokenizer vocabulary trained on the export")
     max_length: int = Field(default=1280, ge=64, description="input + target tokens; longer inputs keep their end")
+    copy_head: bool = Field(default=True, description=(
+        "a pointer-generator head over the input tokens (emukit/estimator/copyhead.py): the small decoder can copy "
+        "a payload from its input; a CPU-scale difference from seed 002, whose pretrained model copies unaided"))
 
     @model_validator(mode="after")
     def _heads(self) -> ModelConfig:

@@ -17,6 +17,7 @@ from typing import Any
 from emukit.errors import ConfigError
 from emukit.estimator.config import EstimatorConfig
 from emukit.estimator.data import parse_state, serialize_steps
+from emukit.estimator.copyhead import greedy, is_copy_head
 from emukit.estimator.model import Tokenizer, encode, load_model
 from emukit.estimator.train import MANIFEST, TARGET_RESERVE
 from emukit.evaluate.estimator import HistoryStep, StateEstimator
@@ -78,9 +79,12 @@ class LearnedEstimator(StateEstimator):
         model = self._model(family)
         ids = torch.tensor([enc.prompt], device=self.device)
         with torch.no_grad():
-            out = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), do_sample=False,
-                                 max_new_tokens=self.cfg.max_new_tokens, eos_token_id=self.tok.eos_id,
-                                 pad_token_id=self.tok.pad_id)
+            if is_copy_head(model):  # its copy attention reads every position: decoded without a cache
+                out = greedy(model, ids, max_new_tokens=self.cfg.max_new_tokens, eos_id=self.tok.eos_id)
+            else:
+                out = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), do_sample=False,
+                                     max_new_tokens=self.cfg.max_new_tokens, eos_token_id=self.tok.eos_id,
+                                     pad_token_id=self.tok.pad_id)
         return self.tok.decode(out[0, ids.shape[1]:].tolist())
 
     def estimate(self, family: str, history: Sequence[HistoryStep], final_observation: str, *,

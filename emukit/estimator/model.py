@@ -4,8 +4,10 @@
   export's serialised inputs and targets, with digits split one per token (codes, counts and seconds are
   copied or computed digit by digit). With a ``base_model`` its own tokenizer is used.
 * **Network.** Without a ``base_model``: a small Llama-architecture causal LM (``transformers.LlamaConfig``)
-  randomly initialised from ``seed`` and trained in full. With one: the local checkpoint, frozen, with a
-  LoRA adapter (``peft``) on its attention projections, as seed 002 Appendix D.3 / D.4 do.
+  randomly initialised from ``seed`` and trained in full, by default with a pointer-generator copy head over
+  its input tokens (:mod:`emukit.estimator.copyhead`; ``model.copy_head: false`` for the plain decoder). With
+  one: the local checkpoint, frozen, with a LoRA adapter (``peft``) on its attention projections, as seed 002
+  Appendix D.3 / D.4 do.
 * **Batches.** ``prompt + target + eos``; only the target and eos tokens are supervised; an input longer than
   ``max_length`` loses its oldest history steps, never the instruction, the task line or the final observation,
   and a line says how many were left out (:func:`encode`).
@@ -102,8 +104,12 @@ def new_model(cfg: EstimatorConfig, vocab_size: int, *, lora: LoraConfig | None 
             vocab_size=vocab_size, hidden_size=m.hidden_size, num_hidden_layers=m.layers,
             num_attention_heads=m.heads, num_key_value_heads=m.heads, intermediate_size=m.intermediate_size,
             max_position_embeddings=m.max_length + cfg.max_new_tokens + 8, tie_word_embeddings=True,
-            pad_token_id=0, eos_token_id=1, bos_token_id=None)
+            pad_token_id=0, eos_token_id=1, bos_token_id=None, copy_head=m.copy_head)
         torch.manual_seed(cfg.seed)
+        if m.copy_head:
+            from emukit.estimator.copyhead import CopyHeadLlama
+
+            return CopyHeadLlama(config)
         return transformers.LlamaForCausalLM(config)
     base = Path(cfg.base_model)
     if not base.is_dir():
@@ -128,8 +134,13 @@ def save_model(model: torch.nn.Module, folder: Path) -> None:
 
 
 def load_model(cfg: EstimatorConfig, folder: Path, vocab_size: int) -> torch.nn.Module:
-    """A network saved by :func:`save_model`."""
+    """A network saved by :func:`save_model` (the small decoder with or without the copy head, as its own
+    ``config.json`` says: a checkpoint trained before the head existed loads as it was trained)."""
     if cfg.base_model is None:
+        if getattr(transformers.LlamaConfig.from_pretrained(str(folder)), "copy_head", False):
+            from emukit.estimator.copyhead import CopyHeadLlama
+
+            return CopyHeadLlama.from_pretrained(str(folder))
         return transformers.LlamaForCausalLM.from_pretrained(str(folder))
     try:
         import peft
