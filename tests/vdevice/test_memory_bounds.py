@@ -100,6 +100,31 @@ def test_screen_caches_stay_within_their_budgets(tmp_path) -> None:
     assert wm._bands.nbytes <= wm._bands.max_bytes
 
 
+def test_a_hardware_mode_device_keeps_a_small_screenshot_cache(tmp_path) -> None:
+    """In hardware mode the status-bar clock follows the host's, so a screenshot recurs only while a screen
+    settles: the encoded-screenshot cache is small there (a screen read twice in a row still hits it), and the
+    band cache keeps its budget."""
+    device = VirtualDevice(tmp_path / "dev", wipe=True, mode="hardware")
+    wm = device.wm
+    assert (wm._pngs.max_entries, wm._pngs.max_bytes) == (wm_module.HARDWARE_PNG_CACHE_SIZE,
+                                                          wm_module.HARDWARE_PNG_CACHE_BYTES)
+    assert wm_module.HARDWARE_PNG_CACHE_BYTES < wm_module.PNG_CACHE_BYTES
+    for _ in range(3):  # a screen read twice in a row hits (unless the clock's minute turned in between)
+        first = device.screenshot_png()
+        hits = wm._pngs.hits
+        if device.screenshot_png() == first:
+            assert wm._pngs.hits == hits + 1
+            break
+    else:
+        raise AssertionError("three screenshots in a row all differed from the one before")
+    for app in sorted(device.package_manager.apps)[:10]:
+        device.start_activity(app)
+        device.screenshot_png()
+    assert len(wm._pngs) <= wm_module.HARDWARE_PNG_CACHE_SIZE
+    assert wm._pngs.nbytes <= wm_module.HARDWARE_PNG_CACHE_BYTES
+    assert wm._bands.max_bytes == BandCache().max_bytes
+
+
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the arena cap and the trim are glibc calls")
 def test_malloc_arenas_are_capped_and_free_pages_released_on_glibc() -> None:
     code = ("from emukit.vdevice.memory import limit_malloc_arenas, release_free_memory, malloc_totals\n"

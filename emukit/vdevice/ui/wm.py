@@ -41,6 +41,12 @@ STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
 FRAME_CACHE_FRAMES = 2
 PNG_CACHE_SIZE = 512  # encoded screenshots (~50-150 kB each): the same screens recur across branches
 PNG_CACHE_BYTES = 40 * 2**20
+# Hardware mode: the status-bar clock follows the host's, so an encoded screenshot recurs only within the
+# minute it was taken (a screen read again while a step waits for it to settle), not across branches or pairs;
+# a small cache keeps those hits, and a long build's memory does not climb for ~200 pairs filling a cache of
+# screenshots that will not be asked for again.
+HARDWARE_PNG_CACHE_SIZE = 32
+HARDWARE_PNG_CACHE_BYTES = 4 * 2**20
 PNG_KEY_BYTES = 150  # bytes of Python objects per view in a cached screen's render key (its signature)
 CONTENT_ID = "android:id/content"  # Window.ID_ANDROID_CONTENT (com.android.internal.R.id.content)
 SYSTEM_SERVER_PID = 520  # emukit.vdevice.shell.commands.procs: system_server's pid in ``ps``
@@ -87,8 +93,9 @@ class WindowManager(InputMixin):
         frame_bytes = device.screen[0] * device.screen[1] * 4
         self._frames: SizedLRU[tuple, Image.Image] = SizedLRU(FRAME_CACHE_FRAMES, FRAME_CACHE_FRAMES * frame_bytes,
                                                              image_bytes)
-        self._pngs: SizedLRU[tuple, tuple[bytes, int]] = SizedLRU(PNG_CACHE_SIZE, PNG_CACHE_BYTES,
-                                                                  lambda item: len(item[0]) + item[1])
+        entries, budget = (HARDWARE_PNG_CACHE_SIZE, HARDWARE_PNG_CACHE_BYTES) if device.hardware else \
+            (PNG_CACHE_SIZE, PNG_CACHE_BYTES)
+        self._pngs: SizedLRU[tuple, tuple[bytes, int]] = SizedLRU(entries, budget, lambda item: len(item[0]) + item[1])
         self._bands = BandCache()  # compressed rows shared by this device's screenshots
         self._memo_key: tuple | None = None
         self._memo_values: dict[object, object] = {}
