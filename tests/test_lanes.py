@@ -38,6 +38,14 @@ def chromium():
 @pytest.fixture
 def emukit_cli(adb_server):
     return ["python", "-m", "emukit"]
+
+
+def pytest_collection_finish(session):
+    import os
+
+    if os.environ.get("LANES_PRINT_MARKS"):  # one collection reports every test's markers
+        for item in session.items:
+            print("MARKS", item.nodeid.split("::")[1], ",".join(sorted({m.name for m in item.iter_markers()})))
 '''
 
 TESTS = '''
@@ -102,12 +110,31 @@ def _selected(inner: pytest.Pytester, *args: str) -> set[str]:
     return {line.split("::")[1] for line in result.outlines if line.startswith(("test_inner.py::", "test_heavy.py::"))}
 
 
-def test_markers_come_from_fixtures_and_recorded_durations(inner):
-    assert _selected(inner, "-m", "device") == {"test_device", "test_cli", "test_runs_emukit_marked"}
-    assert _selected(inner, "-m", "e2e") == {"test_cli", "test_runs_emukit_marked"}
-    assert _selected(inner, "-m", "postgres") == {"test_postgres"}
-    assert _selected(inner, "-m", "chromium") == {"test_chromium"}
-    assert _selected(inner, "-m", "slow") == {"test_recorded_slow", "test_beside_it"}  # its module is slow
+def _marked(inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
+    """Every test's markers after the lanes plugin marked it, from one collection."""
+    monkeypatch.setenv("LANES_PRINT_MARKS", "1")
+    result = inner.runpytest_subprocess("--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0", "-s")
+    monkeypatch.delenv("LANES_PRINT_MARKS")
+    marks: dict[str, set[str]] = {}
+    for line in result.outlines:
+        if line.startswith("MARKS "):
+            _, name, *names = line.split(" ")
+            marks[name] = set(",".join(names).split(",")) - {""}
+    return marks
+
+
+def test_markers_come_from_fixtures_and_recorded_durations(inner, monkeypatch):
+    marks = _marked(inner, monkeypatch)
+
+    def having(marker: str) -> set[str]:
+        return {name for name, got in marks.items() if marker in got}
+
+    assert having("device") == {"test_device", "test_cli", "test_runs_emukit_marked"}
+    assert having("e2e") == {"test_cli", "test_runs_emukit_marked"}
+    assert having("postgres") == {"test_postgres"}
+    assert having("chromium") == {"test_chromium"}
+    assert having("slow") == {"test_recorded_slow", "test_beside_it"}  # its module is slow
+    assert _selected(inner, "-m", "device") == having("device")  # pytest's own -m reads the same markers
     fast = _selected(inner, "--lane", "fast")
     assert "test_plain" in fast and "test_chromium" in fast
     assert not fast & {"test_device", "test_cli", "test_postgres", "test_recorded_slow", "test_beside_it",

@@ -637,7 +637,7 @@ def evaluate_tasks(tasks: Iterable[Task], initial: Mapping[str, tuple[bytes, str
             screens), or both.
         agent: the agent track's agent, or a factory making one per task.
         renderer: a started renderer (the caller closes it); None: one of its own, closed at the end.
-        stagnation_k: the agent track stops after this many steps without a new screen.
+        stagnation_k: the agent track stops after this many identical generated screens in a row.
         max_steps: caps every rollout (None: the reference length / the step budget).
         render_timeout_s: a render's time limit (default: the renderer's).
         on_run: called with each track run as its task is done.
