@@ -37,11 +37,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emukit.actions import KEY_NAMES, Action
 from emukit.evaluate.run import BranchRun, EvalResult, PairRun
 from emukit.families import FAMILIES
+
+if TYPE_CHECKING:
+    from emukit.evaluate.metric import Metric
 
 FULL_W = 400  # px: the enlarged view (and the boundary, prediction and true-next figures, shown smaller)
 THUMB_W = 120  # px: the history strip thumbnails
@@ -116,7 +119,7 @@ class MetricRow:
     label: str
     definition: str
     values: Mapping[str, Any]
-    metric: Any  # emukit.evaluate.metric.Metric
+    metric: Metric
     key: str | None = None
 
     def show(self, group: str) -> str:

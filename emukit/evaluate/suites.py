@@ -28,6 +28,7 @@ from emukit.evaluate.metric import ScoredUnit, compute, registered_metrics
 
 if TYPE_CHECKING:
     from emukit.estimator.evaluate import HeldOutExample
+    from emukit.evaluate.render import RenderBackend
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class SuiteSolver:
     batch_size: int = 1
     render_pages: int = 0
 
-    def solve(self, batch: list[SuiteSample], renderer: Any) -> list[SuiteRun]:
+    def solve(self, batch: list[SuiteSample], renderer: RenderBackend | None) -> list[SuiteRun]:
         runs = []
         for sample in batch:
             ex = sample.example

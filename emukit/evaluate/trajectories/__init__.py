@@ -243,7 +243,7 @@ class TrajectorySolver:
     batch_size: int = 1
     render_pages: int = 1
 
-    def solve(self, batch: list[Trajectory], renderer: Any) -> list[TrajectoryRun]:
+    def solve(self, batch: list[Trajectory], renderer: RenderBackend | None) -> list[TrajectoryRun]:
         runs = []
         for traj in batch:
             run = roll_out(traj, self.adapter, self.fmt, renderer, render_timeout_s=self.render_timeout_s,
