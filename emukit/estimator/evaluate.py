@@ -182,22 +182,21 @@ def scored_units(outcomes: Sequence[Outcome], column: str) -> list[ScoredUnit]:
     return list(units.values())
 
 
-def unit_cells(outcomes: Sequence[Outcome]) -> dict[str, Cell]:
-    """Per family: how many units have every example exact (a pair: both branches, PairCorrect; a suite
-    trajectory: its one example, Exact), of how many units."""
-    units = scored_units(outcomes, "")
+def unit_cells(units: Sequence[ScoredUnit]) -> dict[str, Cell]:
+    """Per family: how many units are exact (a pair: both branches, PairCorrect; a suite trajectory: its one
+    example, Exact), of how many units."""
     return {f: Cell(sum(u.exact for u in units if u.family == f), sum(1 for u in units if u.family == f))
             for f in FAMILIES}
 
 
-def strata(outcomes: Sequence[Outcome], column: str) -> dict[str, float | None]:
-    """The registered ``exact`` metric of one suite column per stratum (F.3's depths, F.4's levels, F.2's sinks
-    and routes), over every family's trajectories of that stratum, by the metrics' one reducer (``macro``: the
-    unweighted mean over the strata); empty for a column without strata (the strict pairs)."""
+def strata(units: Sequence[ScoredUnit]) -> dict[str, float | None]:
+    """The registered ``exact`` metric of one suite column's units per stratum (F.3's depths, F.4's levels, F.2's
+    sinks and routes), over every family's trajectories of that stratum, by the metrics' one reducer
+    (``macro``: the unweighted mean over the strata); empty for a column without strata (the strict pairs)."""
     from emukit.estimator.suites import stratum_key
     from emukit.evaluate.metric import compute, registered_metrics
 
-    units = [u for u in scored_units(outcomes, column) if u.stratum]
+    units = [u for u in units if u.stratum]
     if not units:
         return {}
     order = sorted({u.stratum for u in units}, key=stratum_key)
@@ -241,8 +240,9 @@ def table5(name: str, outcomes: Mapping[str, Sequence[Outcome]]) -> Table5:
     unknown = set(outcomes) - set(columns)
     if unknown:
         raise ConfigError(f"unknown Table 5 column(s) {', '.join(sorted(unknown))}; expected {', '.join(columns)}")
-    per_column = {c: unit_cells(outcomes.get(c, ())) for c in columns}
-    by_stratum = {c: got for c in columns if (got := strata(outcomes.get(c, ()), c))}
+    units = {c: scored_units(outcomes.get(c, ()), c) for c in columns}  # each column's units, scored once
+    per_column = {c: unit_cells(units[c]) for c in columns}
+    by_stratum = {c: got for c in columns if (got := strata(units[c]))}
     return Table5(name, {f: {c: per_column[c][f] for c in columns} for f in FAMILIES}, columns, by_stratum)
 
 
