@@ -13,8 +13,10 @@ register with (their owner's) ever lists them.
 
 A freshly wiped device can start from a **template** (``EMUKIT_VDEVICE_TEMPLATE``, written by ``emukit
 vdevice template``): the clean snapshot and every base snapshot, built once on another device of the same
-mode and display and copied into the new device's state dir before it starts, so the device holds them
-without building them (:func:`seed_from_template`).
+mode and display and linked into the new device's state dir before it starts, so the device holds them
+without building them (:func:`seed_from_template`). A saved snapshot's files never change (a save writes a new
+folder and renames it into place; a load copies out of it), so the template's files are hard-linked, not copied
+(copied where the filesystem cannot link them).
 """
 
 from __future__ import annotations
@@ -104,8 +106,9 @@ def read_template(template: Path) -> dict:
 
 
 def seed_from_template(template: Path, state_dir: Path, *, mode: str, screen: Screen | None) -> list[str]:
-    """Copy the template's snapshots that ``state_dir`` lacks into it; returns their names. A template is
-    made on one kind of device: for another mode or display nothing is copied (the device builds its own)."""
+    """Put the template's snapshots that ``state_dir`` lacks into it (:func:`install_snapshot`); returns their
+    names. A template is made on one kind of device: for another mode or display nothing is put there (the
+    device builds its own)."""
     manifest = read_template(template)
     if manifest["mode"] != mode or tuple(manifest["screen"]) != tuple(screen or DEFAULT_SCREEN):
         return []
@@ -124,13 +127,23 @@ def seed_from_template(template: Path, state_dir: Path, *, mode: str, screen: Sc
 
 
 def install_snapshot(source: Path, snapshots_dir: Path) -> None:
-    """Copy snapshot folder ``source`` into a device's ``snapshots_dir`` under its own name, replacing one of
-    that name; the copy is renamed into place only once complete."""
+    """Put snapshot folder ``source`` into a device's ``snapshots_dir`` under its own name, replacing one of
+    that name; its files are hard links to the source's where the filesystem allows (a saved snapshot is never
+    written to: see :mod:`emukit.vdevice.snapshots`), else copies; renamed into place only once complete."""
     partial = snapshots_dir / f".{source.name}.seeding"
     shutil.rmtree(partial, ignore_errors=True)
-    shutil.copytree(source, partial, symlinks=True)
+    shutil.copytree(source, partial, symlinks=True, copy_function=_link_or_copy)
     shutil.rmtree(snapshots_dir / source.name, ignore_errors=True)
     os.replace(partial, snapshots_dir / source.name)
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    """A hard link ``dst`` to ``src``; a copy where they are on different filesystems or links are refused
+    (``shutil.copytree``'s ``copy_function``)."""
+    try:
+        os.link(src, dst)
+    except OSError:  # EXDEV, EPERM, EMLINK, or a filesystem without hard links
+        shutil.copy2(src, dst)
 
 
 class VirtualDeviceProcess:

@@ -4,6 +4,10 @@ A snapshot captures everything the device holds (files, services, app state, clo
 current screen), so after a load the screenshot, the hierarchy and every file are byte-identical to the
 moment of the save. In hardware mode the clocks follow an emulator instead: elapsed-realtime runs on from the
 snapshot's value and the wall clock stays with the host (``VirtualDevice.after_snapshot_load``). Snapshots live in the state dir and survive device restarts.
+
+A saved snapshot's files are never written to: a save writes a new folder and renames it into place, a load
+copies out of it, a delete removes the folder. So a device seeded from a template holds hard links to the
+template's files (:func:`emukit.device.virtual.install_snapshot`).
 """
 
 from __future__ import annotations
