@@ -196,3 +196,34 @@ def test_widgets_build_and_render() -> None:
     last = [v.text for v in root.walk() if v.text.startswith("Row ")]
     assert last[-1] == "Row 39"  # the scroll offset was clamped to the end of the list
 
+
+
+@pytest.mark.parametrize("bg", [(255, 255, 255), "gradient", "translucent"])
+def test_an_elevated_view_leaves_out_only_the_shadow_its_background_paints_over(bg) -> None:
+    """The shadow is not blended where the view's own opaque background is painted right after; the screen
+    is byte-identical to one whose shadow is drawn in full (random boxes, radii, elevations and clips)."""
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        x0, y0 = (int(v) for v in rng.integers(-40, 500, 2))
+        box = (x0, y0, x0 + int(rng.integers(1, 600)), y0 + int(rng.integers(1, 400)))
+        cx, cy = (int(v) for v in rng.integers(0, 300, 2))
+        clip = (cx, cy, cx + int(rng.integers(50, 800)), cy + int(rng.integers(50, 800)))
+        radius, elevation = int(rng.integers(0, 80)), int(rng.integers(1, 24))
+        style = Style(bg=(200, 30, 60), radius=radius, elevation=elevation)
+        if bg == "gradient":
+            style = Style(bg=(200, 30, 60), bg2=(10, 90, 200), radius=radius, elevation=elevation)
+        elif bg == "translucent":
+            style = Style(bg=(200, 30, 60), bg_alpha=120, radius=radius, elevation=elevation)
+        view = View(bounds=box, style=style)
+        base = Image.new("RGB", (900, 900), (90, 160, 120))
+        fast = base.copy()
+        render.Renderer(fast).view(view, clip)
+        full = base.copy()  # the shadow in full, then the background as the renderer paints it
+        render._shadow(full, box, radius, elevation, clip)
+        own = render._intersect(box, clip)
+        if own is not None and bg == "gradient":
+            grad = render._gradient(box[2] - box[0], box[3] - box[1], style.bg, style.bg2)
+            full.paste(grad.crop((own[0] - box[0], own[1] - box[1], own[2] - box[0], own[3] - box[1])), own[:2])
+        elif own is not None:
+            render.rounded_rect(full, box, radius, style.bg, clip, alpha=style.bg_alpha)
+        assert fast.tobytes() == full.tobytes(), (box, clip, radius, elevation)

@@ -132,14 +132,31 @@ def _solid_mask(width: int, height: int, alpha: int) -> Image.Image:
     return Image.new("L", (width, height), alpha)
 
 
-def _fill(img: Image.Image, box: Box, color: Color, alpha: int, clip: Box) -> None:
+def _subtract(box: Box, hole: Box) -> list[Box]:
+    """``box`` less ``hole``: at most four rectangles (the bands above and below the hole, then the parts left
+    and right of it)."""
+    cut = _intersect(box, hole)
+    if cut is None:
+        return [box]
+    x0, y0, x1, y1 = box
+    parts = [(x0, y0, x1, cut[1]), (x0, cut[3], x1, y1), (x0, cut[1], cut[0], cut[3]), (cut[2], cut[1], x1, cut[3])]
+    return [b for b in parts if b[0] < b[2] and b[1] < b[3]]
+
+
+def _fill(img: Image.Image, box: Box, color: Color, alpha: int, clip: Box, holes: tuple[Box, ...] = ()) -> None:
+    """Fill ``box`` (clipped) with ``color`` at ``alpha``, except inside ``holes``: areas painted over opaquely
+    right after, where this fill could not show (the bytes are those of filling them too)."""
     part = _intersect(box, clip)
     if part is None:
         return
-    if alpha >= 255:
-        img.paste(color, part)
-    else:
-        img.paste(color, part, _solid_mask(part[2] - part[0], part[3] - part[1], alpha))
+    parts = [part]
+    for hole in holes:
+        parts = [piece for p in parts for piece in _subtract(p, hole)]
+    for piece in parts:
+        if alpha >= 255:
+            img.paste(color, piece)
+        else:
+            img.paste(color, piece, _solid_mask(piece[2] - piece[0], piece[3] - piece[1], alpha))
 
 
 def _paste_mask(img: Image.Image, color: Color, x: int, y: int, mask: Image.Image, clip: Box) -> None:
@@ -152,18 +169,33 @@ def _paste_mask(img: Image.Image, color: Color, x: int, y: int, mask: Image.Imag
     img.paste(color, part[:2], mask)
 
 
-def rounded_rect(img: Image.Image, box: Box, radius: int, color: Color, clip: Box, alpha: int = 255,
-                 border: int = 0) -> None:
-    """Fill (``border`` = 0) or stroke an antialiased rounded rectangle, clipped to ``clip``."""
+def _radius(box: Box, radius: int) -> int:
+    """The corner radius a rounded rectangle over ``box`` is drawn with (at most half its width and height)."""
     x0, y0, x1, y1 = box
-    r = max(0, min(radius, (x1 - x0) // 2, (y1 - y0) // 2))
+    return max(0, min(radius, (x1 - x0) // 2, (y1 - y0) // 2))
+
+
+def opaque_part(box: Box, radius: int) -> tuple[Box, ...]:
+    """The rectangles an opaque filled :func:`rounded_rect` over ``box`` paints solid: all of it but the four
+    antialiased corners (as a horizontal and a vertical band)."""
+    x0, y0, x1, y1 = box
+    r = _radius(box, radius)
+    return ((x0, y0 + r, x1, y1 - r), (x0 + r, y0, x1 - r, y1)) if r else (box,)
+
+
+def rounded_rect(img: Image.Image, box: Box, radius: int, color: Color, clip: Box, alpha: int = 255,
+                 border: int = 0, holes: tuple[Box, ...] = ()) -> None:
+    """Fill (``border`` = 0) or stroke an antialiased rounded rectangle, clipped to ``clip``; a fill leaves out
+    ``holes`` (areas painted over opaquely right after: :func:`_fill`) but for its corners."""
+    x0, y0, x1, y1 = box
+    r = _radius(box, radius)
     if border <= 0:
         if r == 0:
-            _fill(img, box, color, alpha, clip)
+            _fill(img, box, color, alpha, clip, holes)
             return
-        _fill(img, (x0 + r, y0, x1 - r, y1), color, alpha, clip)
-        _fill(img, (x0, y0 + r, x0 + r, y1 - r), color, alpha, clip)
-        _fill(img, (x1 - r, y0 + r, x1, y1 - r), color, alpha, clip)
+        _fill(img, (x0 + r, y0, x1 - r, y1), color, alpha, clip, holes)
+        _fill(img, (x0, y0 + r, x0 + r, y1 - r), color, alpha, clip, holes)
+        _fill(img, (x1 - r, y0 + r, x1, y1 - r), color, alpha, clip, holes)
         inner = 0
     else:
         _fill(img, (x0 + r, y0, x1 - r, y0 + border), color, alpha, clip)
@@ -188,13 +220,16 @@ def _gradient(width: int, height: int, top: Color, bottom: Color) -> Image.Image
     return Image.fromarray(arr, "RGB")
 
 
-def _shadow(img: Image.Image, box: Box, radius: int, elevation: int, clip: Box) -> None:
+def _shadow(img: Image.Image, box: Box, radius: int, elevation: int, clip: Box,
+            covered: tuple[Box, ...] = ()) -> None:
+    """The two translucent layers of an elevated view's shadow; ``covered``: what the view's own opaque
+    background paints over next (left out: the shadow cannot show there)."""
     x0, y0, x1, y1 = box
     spread, drop = max(1, elevation // 3), max(1, elevation // 2)
     rounded_rect(img, (x0 - spread, y0 - spread + drop, x1 + spread, y1 + spread + drop), radius + spread,
-                 (0, 0, 0), clip, alpha=18)
+                 (0, 0, 0), clip, alpha=18, holes=covered)
     rounded_rect(img, (x0 - 1, y0 + drop // 2, x1 + 1, y1 + drop // 2 + 1), radius + 1, (0, 0, 0), clip,
-                 alpha=34)
+                 alpha=34, holes=covered)
 
 
 # ------------------------------------------------------------------ widgets drawn by the renderer
@@ -245,7 +280,13 @@ class Renderer:
         own = _intersect(box, clip)
         s = v.style
         if s.elevation > 0 and own is not None:
-            _shadow(self.img, box, s.radius, s.elevation, clip)
+            if s.bg is not None and s.bg2 is not None:
+                covered: tuple[Box, ...] = (own,)  # the gradient is pasted over all of it
+            elif s.bg is not None and s.bg_alpha >= 255:
+                covered = opaque_part(box, s.radius)
+            else:
+                covered = ()
+            _shadow(self.img, box, s.radius, s.elevation, clip, covered)
         if own is not None:
             if s.bg is not None and s.bg2 is not None:
                 grad = _gradient(box[2] - box[0], box[3] - box[1], s.bg, s.bg2)
