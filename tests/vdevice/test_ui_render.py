@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from emukit.images import encode_png
 from emukit.vdevice.device import SCREEN_H, SCREEN_W, VirtualDevice
@@ -227,3 +227,24 @@ def test_an_elevated_view_leaves_out_only_the_shadow_its_background_paints_over(
         elif own is not None:
             render.rounded_rect(full, box, radius, style.bg, clip, alpha=style.bg_alpha)
         assert fast.tobytes() == full.tobytes(), (box, clip, radius, elevation)
+
+
+def test_a_line_drawn_from_its_remembered_mask_is_pillows_text_byte_for_byte() -> None:
+    """``render.draw_line`` (FreeType's mask remembered per font, line and ink) against ``ImageDraw.text``:
+    every size and weight the theme uses, labels with accents, digits and symbols, several colours, positions
+    at the edges (clipped) and drawn twice (the second from the cache)."""
+    lines = ["Settings", "Kestrel43 \u2014 ticket_69.jpg", "\u00c9t\u00e9 \u00e0 Z\u00fcrich", "12:45 PM", "",
+             "a", "W" * 40, "Paste", "\u2026"]
+    colors = [theme.TEXT, theme.PRIMARY, (255, 255, 255), (0, 0, 0)]
+    for size in (24, 31, 36, 42, 48, 57):
+        for bold in (False, True):
+            f = render.font(size, bold)
+            for i, line in enumerate(lines):
+                color = colors[i % len(colors)]
+                for xy in ((10, 20), (-15, 5), (850, 870), (300, 400)):
+                    want = Image.new("RGB", (900, 900), (240, 235, 250))
+                    ImageDraw.Draw(want).text(xy, line, font=f, fill=color, anchor="la")
+                    for _ in range(2):  # the mask made, then the mask remembered
+                        got = Image.new("RGB", (900, 900), (240, 235, 250))
+                        render.draw_line(ImageDraw.Draw(got), xy, line, f, color)
+                        assert got.tobytes() == want.tobytes(), (size, bold, line, xy)

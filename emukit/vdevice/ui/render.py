@@ -49,6 +49,33 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(source, max(6, size), layout_engine=ImageFont.Layout.BASIC)
 
 
+@lru_cache(maxsize=8192)
+def text_length(f: ImageFont.FreeTypeFont, text: str) -> float:
+    """``f.getlength(text)``, remembered: layout measures the same labels on every frame."""
+    return f.getlength(text)
+
+
+def _mask_bytes(glyphs: tuple[object, tuple[int, int]]) -> int:
+    width, height = glyphs[0].size  # type: ignore[attr-defined]
+    return width * height
+
+
+@sized_cache(4096, 16 * 2**20, _mask_bytes)
+def _line_mask(f: ImageFont.FreeTypeFont, line: str, ink: int) -> tuple[object, tuple[int, int]]:
+    """The coverage mask and offset of one line of text at a whole-pixel position with anchor ``la``: what
+    Pillow's ``ImageDraw.text`` asks FreeType for (pillow is pinned), remembered across frames."""
+    return f.getmask2(line, "L", None, None, None, 0, "la", ink, (0.0, 0.0), stroke_filled=True)
+
+
+def draw_line(draw: ImageDraw.ImageDraw, xy: tuple[int, int], line: str, f: ImageFont.FreeTypeFont,
+              color: Color) -> None:
+    """``draw.text(xy, line, font=f, fill=color, anchor="la")`` for one line at a whole-pixel ``xy`` on an RGB
+    image, byte for byte, with the line's mask remembered (``tests/vdevice/test_ui_render.py`` compares)."""
+    ink = draw._getink(color)[0]
+    mask, (dx, dy) = _line_mask(f, line, ink)
+    draw.draw.draw_bitmap((xy[0] + dx, xy[1] + dy), mask, ink)
+
+
 def line_height(f: ImageFont.FreeTypeFont) -> int:
     ascent, descent = f.getmetrics()
     return ascent + descent
@@ -57,12 +84,12 @@ def line_height(f: ImageFont.FreeTypeFont) -> int:
 # ------------------------------------------------------------------ text layout
 def ellipsize(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
     """``text`` cut to ``width`` px with a trailing ellipsis when it does not fit."""
-    if f.getlength(text) <= width:
+    if text_length(f, text) <= width:
         return text
     lo, hi = 0, len(text)
     while lo < hi:  # longest prefix that fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if f.getlength(text[:mid].rstrip() + ELLIPSIS) <= width:
+        if text_length(f, text[:mid].rstrip() + ELLIPSIS) <= width:
             lo = mid
         else:
             hi = mid - 1
@@ -80,18 +107,18 @@ def wrap(text: str, f: ImageFont.FreeTypeFont, width: float, max_lines: int) -> 
     for para in text.split("\n"):
         start, end = 0, len(para)
         while True:
-            if f.getlength(para[start:]) <= width or max_lines == 1:
+            if text_length(f, para[start:]) <= width or max_lines == 1:
                 lines.append((offset + start, para[start:]))
                 break
             cut = start
             for i in range(start + 1, end + 1):  # last space (or char) keeping the line within width
                 if i == end or para[i] == " ":
-                    if f.getlength(para[start:i]) > width:
+                    if text_length(f, para[start:i]) > width:
                         break
                     cut = i
             if cut == start:  # a single long word: break by characters
                 cut = start + 1
-                while cut < end and f.getlength(para[start:cut + 1]) <= width:
+                while cut < end and text_length(f, para[start:cut + 1]) <= width:
                     cut += 1
             lines.append((offset + start, para[start:cut]))
             start = cut + 1 if cut < end and para[cut] == " " else cut
@@ -100,7 +127,7 @@ def wrap(text: str, f: ImageFont.FreeTypeFont, width: float, max_lines: int) -> 
         offset += len(para) + 1
         if len(lines) > max_lines:
             break
-    if len(lines) > max_lines or (max_lines >= 1 and lines and f.getlength(lines[-1][1]) > width):
+    if len(lines) > max_lines or (max_lines >= 1 and lines and text_length(f, lines[-1][1]) > width):
         overflow = len(lines) > max_lines
         lines = lines[:max_lines]
         start, last = lines[-1]
@@ -375,8 +402,8 @@ class Renderer:
         x0, y0, x1, y1 = box
         width = max(1, x1 - x0)
         shift = 0
-        if caret_text and s.max_lines == 1 and f.getlength(text) > width:  # keep the caret end in view
-            while shift < len(text) and f.getlength(text[shift:]) > width:
+        if caret_text and s.max_lines == 1 and text_length(f, text) > width:  # keep the caret end in view
+            while shift < len(text) and text_length(f, text[shift:]) > width:
                 shift += 1
             lines = [(0, text[shift:])]
         else:
@@ -392,9 +419,9 @@ class Renderer:
             ly = top + i * lh
             if not line or ly < clip[1] - lh // 3 or ly + lh > clip[3] + lh // 3:
                 continue
-            lw = f.getlength(line)
+            lw = text_length(f, line)
             lx = x0 if s.align == "left" else (x1 - lw if s.align == "right" else (x0 + x1 - lw) / 2)
-            self.draw.text((round(lx), ly), line, font=f, fill=color, anchor="la")
+            draw_line(self.draw, (round(lx), ly), line, f, color)
         if caret_text is not None and getattr(s, "caret_visible", True):  # blink phase: editing.mark_caret
             self._caret(v, f, lines if caret_text else [(0, "")], caret_text, shift, (x0, top, x1, lh), clip)
 
@@ -409,10 +436,10 @@ class Renderer:
                 if pos >= start:
                     row, col_text = i, line[:max(0, pos - start)]
         line = lines[row][1] if text else ""
-        lw = f.getlength(line) if text else 0
+        lw = text_length(f, line) if text else 0
         s = v.style
         lx = x0 if s.align == "left" else (x1 - lw if s.align == "right" else (x0 + x1 - lw) / 2)
-        cx = round(lx + f.getlength(col_text))
+        cx = round(lx + text_length(f, col_text))
         cy = top + row * lh
         _fill(self.img, (cx, cy + px(2), cx + max(1, px(4)), cy + lh - px(2)), theme.PRIMARY, 255, clip)
 
