@@ -60,10 +60,13 @@ def _cmd_train(args: argparse.Namespace) -> int:
     console.print(f"training examples per family: {manifest['data']['train']}; family weights "
                   f"{ {k: round(v, 4) for k, v in manifest['data']['weights'].items()} }; this run "
                   f"{time.perf_counter() - t0:.1f} s", highlight=False, soft_wrap=True)
-    inputs = manifest.get("tokens", {}).get("inputs", {})
-    cut = {f: v for f, v in inputs.items() if v.get("truncated")}
+    tokens = manifest.get("tokens", {})
+    size = tokens.get("max_length", cfg.model.max_length)  # the size auto chose, or the fixed one
+    console.print(f"max_length {size}" + (" (auto: sized to the training data)" if cfg.model.max_length == "auto"
+                                          else ""), highlight=False)
+    cut = {f: v for f, v in tokens.get("inputs", {}).items() if v.get("truncated")}
     if cut:  # an older manifest has no summary
-        console.print(f"inputs cut to max_length {cfg.model.max_length} (oldest steps left out): " + "; ".join(
+        console.print(f"inputs cut to max_length {size} (oldest steps left out): " + "; ".join(
             f"{f} {v['truncated']} of {v['inputs']} (longest {v['max']} tokens)" for f, v in cut.items()),
             highlight=False, soft_wrap=True)
     return 0

@@ -62,7 +62,11 @@ class ModelConfig(BaseModel):
     heads: int = Field(default=4, ge=1)
     intermediate_size: int = Field(default=384, ge=16)
     vocab_size: int = Field(default=2000, ge=128, description="tokenizer vocabulary trained on the export")
-    max_length: int = Field(default=1280, ge=64, description="input + target tokens; longer inputs keep their end")
+    max_length: int | Literal["auto"] = Field(default="auto", description=(
+        "input + target tokens; an input longer than that loses its oldest history steps. auto: sized to the "
+        "training data when training starts (its longest input and target, rounded up to 64, at most "
+        "max_length_limit), so no training input is cut; the size chosen is in the checkpoint's manifest"))
+    max_length_limit: int = Field(default=4096, ge=64, description="the largest size max_length: auto may choose")
     copy_head: bool = Field(default=True, description=(
         "a pointer-generator head over the input tokens (emukit/estimator/copyhead.py): the small decoder can copy "
         "a payload from its input; a CPU-scale difference from seed 002, whose pretrained model copies unaided"))
@@ -71,7 +75,16 @@ class ModelConfig(BaseModel):
     def _heads(self) -> ModelConfig:
         if self.hidden_size % self.heads:
             raise ValueError(f"hidden_size {self.hidden_size} must be a multiple of heads {self.heads}")
+        if isinstance(self.max_length, int) and self.max_length < 64:
+            raise ValueError(f"max_length {self.max_length} is below 64")
         return self
+
+    def sized(self, tokens: int) -> ModelConfig:
+        """This configuration with ``max_length`` fixed to the size ``auto`` takes for data whose longest input
+        and target take ``tokens`` (a fixed ``max_length`` stays)."""
+        if self.max_length != "auto":
+            return self
+        return self.model_copy(update={"max_length": min(self.max_length_limit, max(64, -(-tokens // 64) * 64))})
 
 
 class EstimatorConfig(BaseModel):

@@ -56,6 +56,13 @@ class LearnedEstimator(StateEstimator):
             raise ConfigError(f"estimator variant {variant!r}: expected one of {', '.join(VARIANTS)}")
         self.manifest = json.loads(manifest_path.read_text())
         self.cfg = EstimatorConfig.model_validate(self.manifest["config"])
+        if self.cfg.model.max_length == "auto":  # the size training chose for its data
+            chosen = self.manifest.get("tokens", {}).get("max_length")
+            if not isinstance(chosen, int):
+                raise ConfigError(f"{manifest_path}: model.max_length is auto but tokens.max_length (the size "
+                                  "training chose) is missing")
+            self.cfg = self.cfg.model_copy(update={"model": self.cfg.model.model_copy(
+                update={"max_length": chosen})})
         self.variant = variant
         self.name = f"learned-{variant}"
         self.device = torch.device(device)

@@ -134,13 +134,19 @@ class Trainer:
             texts = [e.input for e in train] + [e.target for e in train]
             tok = Tokenizer.train(texts, self.cfg.model.vocab_size)
         tok.save(self.out)
-        encoded = [encode(tok, e.example_id, e.family, e.input, e.target, self.cfg.model.max_length, TARGET_RESERVE)
-                   for e in train]
+        config = json.loads(self.cfg.model_dump_json())  # as given (max_length may be auto)
+        model = self.cfg.model
+        cap = model.max_length_limit if model.max_length == "auto" else model.max_length
+        encoded = [encode(tok, e.example_id, e.family, e.input, e.target, cap, TARGET_RESERVE) for e in train]
+        # auto: the longest input with its target (or the reserve), which every input then fits whole, unless it
+        # passes the limit: then the limit, which is what the inputs were just encoded to
+        model = model.sized(max(e.length + max(TARGET_RESERVE, len(e.target)) for e in encoded))
+        self.cfg = self.cfg.model_copy(update={"model": model})
         self.manifest = old or {
-            "config": json.loads(self.cfg.model_dump_json()),
+            "config": config,
             "data": {"export": str(export), "train": counts, "val": len(val), "digest": digest,
                      "weights": self.cfg.weights({f: n for f, n in counts.items() if n})},
-            "phases": {}, "seconds": {}, "tokens": {"vocab": tok.vocab_size,
+            "phases": {}, "seconds": {}, "tokens": {"vocab": tok.vocab_size, "max_length": model.max_length,
                                                     "max_input": max(len(e.prompt) for e in encoded),
                                                     "inputs": length_summary(encoded)}}
         self._save_manifest()

@@ -252,6 +252,39 @@ def test_a_long_input_loses_its_oldest_steps_never_the_task_or_the_final_screen(
         encode(tok, "long", "persistent", prompt, e.target, 64, 24)
 
 
+def test_max_length_auto_is_sized_to_the_training_data_and_read_back_at_inference(export, tmp_path):
+    """``model.max_length: auto`` (the default): the longest training input with its target, rounded up to 64,
+    so no training input is cut; a limit below that caps it (and the inputs are cut to it); the size chosen is in
+    the manifest, which inference reads; a manifest without it is named."""
+    from emukit.estimator.infer import LearnedEstimator
+    from emukit.estimator.train import TARGET_RESERVE, Trainer
+
+    assert EstimatorConfig().model.max_length == "auto"
+    cfg = EstimatorConfig.model_validate({**TINY, "model": {**TINY["model"], "max_length": "auto"}})
+    trainer = Trainer(cfg, tmp_path / "auto")
+    _, data = trainer.prepare(export, resume=False)
+    need = max(e.length + max(TARGET_RESERVE, len(e.target)) for e in data.encoded)
+    chosen = trainer.manifest["tokens"]["max_length"]
+    assert chosen % 64 == 0 and need <= chosen < need + 64 and trainer.cfg.model.max_length == chosen
+    assert trainer.manifest["config"]["model"]["max_length"] == "auto"  # the run's config as given (resume)
+    assert all(e.dropped == 0 and len(e.prompt) == e.length for e in data.encoded)
+    assert not any(v["truncated"] for v in trainer.manifest["tokens"]["inputs"].values())
+
+    capped = Trainer(EstimatorConfig.model_validate({**TINY, "model": {**TINY["model"], "max_length": "auto",
+                                                                       "max_length_limit": 512}}),
+                     tmp_path / "capped")
+    _, short = capped.prepare(export, resume=False)
+    assert capped.manifest["tokens"]["max_length"] == 512 and capped.cfg.model.max_length == 512
+    assert any(e.dropped for e in short.encoded) and all(len(e.prompt) + TARGET_RESERVE <= 512
+                                                         for e in short.encoded)
+
+    manifest = json.loads((tmp_path / "auto" / "manifest.json").read_text())
+    del manifest["tokens"]["max_length"]
+    (tmp_path / "auto" / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ConfigError, match="max_length is auto but tokens.max_length"):
+        LearnedEstimator(tmp_path / "auto")
+
+
 def test_no_excluded_field_reaches_the_input(export):
     """Sentinels in every field the seed excludes (identifiers, template, seed, parameters other than the
     tracked artifact, the target, split keys) never appear in the serialised input; the input does not change
