@@ -1,5 +1,5 @@
-"""``emukit estimator train|eval``: the learned predictive-state estimator (seed 002 Section 3.2, Appendix D) and
-its Table 5 side by side with the rule baseline."""
+"""``emukit estimator data|train|eval``: a training set at scale, the learned predictive-state estimator (seed 002
+Section 3.2, Appendix D) and its Table 5 side by side with the rule baseline."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.table import Table
 
+from emukit.commands.options import add_device_options
 from emukit.commands.output import make_console, print_error
 from emukit.errors import ConfigError, EmukitError
 
@@ -69,6 +70,31 @@ def _cmd_train(args: argparse.Namespace) -> int:
         console.print(f"inputs cut to max_length {size} (oldest steps left out): " + "; ".join(
             f"{f} {v['truncated']} of {v['inputs']} (longest {v['max']} tokens)" for f, v in cut.items()),
             highlight=False, soft_wrap=True)
+    return 0
+
+
+def _cmd_data(args: argparse.Namespace) -> int:
+    from emukit.commands.options import device_request
+    from emukit.estimator.dataset import REPORT, DataOptions, build_training_set, summary
+    from emukit.settings import adb_server_port
+
+    console = make_console()
+    options = DataOptions(out=args.out, eval=args.eval, branches=args.branches, suite_share=args.suite_share,
+                          seed=args.seed, rename=args.rename, devices=device_request(args),
+                          adb_port=adb_server_port())
+    t0 = time.perf_counter()
+    report = build_training_set(options, on_stage=lambda stage: console.print(f"[bold]{stage}[/bold]"))
+    table = Table(title=f"training set in {args.out} ({time.perf_counter() - t0:.0f} s; {REPORT} holds the report)")
+    for col in ("source", *report.examples.get("pairs", {}), "dropped"):
+        table.add_column(col, justify="right" if col != "source" else "left")
+    families = list(report.examples.get("pairs", {}))
+    for source, by_family in report.examples.items():
+        table.add_row(source, *(str(by_family.get(f, 0)) for f in families), str(report.dropped.get(source, 0)))
+    console.print(table)
+    total = summary(report)
+    console.print(f"{sum(total.values())} examples ({report.train} train, {report.val} val); split audit against "
+                  f"{args.eval}: {'passed' if report.split.get('ok') else 'FAILED'}; seconds {report.seconds}",
+                  highlight=False, soft_wrap=True)
     return 0
 
 
@@ -158,6 +184,24 @@ def _run(fn):
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("estimator", help="train and evaluate the learned predictive-state estimator")
     actions = p.add_subparsers(dest="action", required=True)
+
+    q = actions.add_parser("data", help="build a training set at scale: strict pairs of every template and the "
+                                        "d-stress and interference suites, disjoint from the evaluation rows")
+    q.add_argument("--eval", type=Path, required=True,
+                   help="the evaluation side the training set must not overlap (an export of the held-out pairs, a "
+                        "suite folder or a state-training export): its seeds are refused, examples sharing a split "
+                        "key with it dropped, and the split audit run against it")
+    q.add_argument("--out", type=Path, required=True, help="the training export folder (the build under OUT/build)")
+    q.add_argument("--branches", type=int, default=4000, help="examples in all (default 4000)")
+    q.add_argument("--suite-share", type=float, default=0.2,
+                   help="the share of the examples each suite gives (default 0.2: d-stress 20%%, interference 20%%)")
+    q.add_argument("--seed", type=int, default=100, help="the build's seed (not one of the evaluation's)")
+    q.add_argument("--rename", action="store_true",
+                   help="rename within each row the names drawn from its template's lists (codes, titles, file "
+                        "and playlist names) to fresh ones of the same shape")
+    q.add_argument("--devices", type=int, default=None, help="embedded virtual devices (default: CPU cores + 1)")
+    add_device_options(q, pool=True)
+    q.set_defaults(func=_run(_cmd_data))
 
     q = actions.add_parser("train", help="family specialists, Joint CE and the distilled student (seed 002 App. D)")
     q.add_argument("--export", type=Path, required=True,

@@ -303,12 +303,26 @@ def row_example(row: Mapping[str, Any], root: Path, where: str) -> Example:
         entity = row.get("entity")
         task = task_context(family, str(row["template"]), row.get("params") or {},
                             entity if isinstance(entity, Mapping) else None)
-        return Example(str(row["example_id"]), family, str(row["template"]), serialize(family, history, final, task),
-                       target_text(family, row["target"]))
+        text, state = serialize(family, history, final, task), row["target"]
+        mapping = row.get("rename")
+        if mapping:  # a renamed row (emukit/estimator/rename.py): all but the instruction line, the state's values
+            text, state = _renamed(text, state, mapping, where)
+        return Example(str(row["example_id"]), family, str(row["template"]), text, target_text(family, state))
     except KeyError as exc:
         raise ConfigError(f"{where}: missing field {exc.args[0]!r}") from None
     except (TypeError, AttributeError) as exc:
         raise ConfigError(f"{where}: malformed row: {exc}") from None
+
+
+def _renamed(text: str, state: Any, mapping: Any, where: str) -> tuple[str, Any]:
+    """A row's serialised input (all but its instruction line) and its state's string values renamed."""
+    from emukit.estimator.rename import apply, apply_values
+
+    if not isinstance(mapping, Mapping) or not all(isinstance(k, str) and isinstance(v, str) and k and v
+                                                   for k, v in mapping.items()):
+        raise ConfigError(f"{where}: rename: expected an object of old word -> new word")
+    head, _, rest = text.partition("\n")
+    return head + "\n" + apply(rest, mapping), apply_values(state, mapping)
 
 
 def read_split(export: Path, split: str) -> Iterator[Example]:
