@@ -32,6 +32,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 EXPECTED = HERE / "client_suites_expected.yaml"
 MODES = ("deterministic", "hardware")
+#: the first adb port tried for the suites' device: above the test suite's blocks (20001 and 30001, 300 per
+#: worker: tests/conftest.py) and the quick start's (50001: .ci/quickstart), all three run side by side in CI
+CLIENT_SUITES_PORT = 40001
 
 
 # ---------------------------------------------------------------------------------- pytest plugin part
@@ -162,7 +165,6 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("EMUKIT_HOME", str(home / ".emukit"))
     from emukit.device.adbserver import AdbServer, free_port
     from emukit.device.virtual import (
-        FIRST_PRIVATE_PORT,
         VirtualDeviceProcess,
         free_adb_ports,
     )
@@ -182,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     server = AdbServer(port, home=home)
     server.start()
-    device = VirtualDeviceProcess(free_adb_ports(1, start=FIRST_PRIVATE_PORT + 2 * (os.getpid() % 4000))[0],
+    # above the test suite's port blocks (tests/conftest.py), which .ci/run runs beside this
+    device = VirtualDeviceProcess(free_adb_ports(1, start=CLIENT_SUITES_PORT + 2 * (os.getpid() % 2000))[0],
                                   work / "device", server, mode=args.mode, log_path=work / "device.log")
     failed: set[str] = set()
     passed: set[str] = set()
