@@ -20,6 +20,7 @@ as one state-training export (``state_train.jsonl`` / ``state_val.jsonl`` and th
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -29,11 +30,14 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emukit.errors import ConfigError
 from emukit.families import FAMILIES, suite_dir
 from emukit.jsonl import read_objects
+
+if TYPE_CHECKING:
+    from emukit.workers import DeviceRequest
 
 #: the suites a training set draws trajectories from (cross-app is an evaluation of routes, not built here)
 TRAINING_SUITES = ("d-stress", "interference")
@@ -77,7 +81,7 @@ class DataOptions:
     seed: int = 100
     rename: bool = False
     val_fraction: float = 0.1
-    devices: Any = None  # emukit.workers.DeviceRequest; default: the build's own
+    devices: DeviceRequest | None = None  # default: what emukit build-pairs starts
     adb_port: int = 5037
 
 
@@ -168,7 +172,7 @@ def build_training_set(options: DataOptions, *,
 
 
 # -- building -------------------------------------------------------------------------------------------
-def _devices(options: DataOptions) -> Any:
+def _devices(options: DataOptions) -> DeviceRequest:
     from emukit.workers import DeviceRequest
 
     return options.devices if options.devices is not None else DeviceRequest()
@@ -281,18 +285,14 @@ def _rename(row: Mapping[str, Any]) -> dict[str, str]:
                       row["example_id"])
 
 
-_TEMPLATES: list[tuple[dict[str, Any], frozenset[str]]] = []
-
-
+@functools.lru_cache(maxsize=1)
 def _templates() -> tuple[dict[str, Any], frozenset[str]]:
     """Each template's parameter specs by name, and the words never renamed (read once)."""
-    if not _TEMPLATES:
-        from emukit.estimator.rename import reserved_words
-        from emukit.templates import load_templates
+    from emukit.estimator.rename import reserved_words
+    from emukit.templates import load_templates
 
-        templates = load_templates(variants=True)
-        _TEMPLATES.append(({t.name: t.params for t in templates}, reserved_words(templates)))
-    return _TEMPLATES[0]
+    templates = load_templates(variants=True)
+    return {t.name: t.params for t in templates}, reserved_words(templates)
 
 
 def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
