@@ -4,14 +4,16 @@ A causal template draws its names from lists (``choice``, ``sample``, ``permutat
 and extensions, note and recipe titles, clipboard codes, playlist and song names). :func:`rename_map` takes
 every word of three or more letters and digits in the values a row drew from such lists, but the vocabulary
 a template also chooses from lists (action kinds, timer statuses, the words its expected states spell:
-:func:`reserved_words`), and gives it a fresh word of the same shape (each upper-case letter another upper-case letter, lower-case likewise, each digit
-another digit), from a generator seeded by the row's identity, so a row is renamed the same way every time.
-:func:`apply` replaces whole words only (not inside a longer word), all at once.
+:func:`reserved_words`), and gives it a fresh word of the same shape (each upper-case letter another
+upper-case letter, lower-case likewise, each digit another digit), from a generator seeded by the row's
+identity, so a row is renamed the same way every time. :func:`apply` replaces whole words only (not inside a
+longer word), all at once.
 
 A renamed row keeps its artifacts as they were recorded; the map travels in the row (``rename``) and the
 estimator applies it to the row's serialised input (all but the family's instruction line) and to the string
-values of its target state (:func:`emukit.estimator.data.row_example`). So the screens, the typed text, the task context and the state
-all name the same fresh names, and nothing about the row's structure changes.
+values of its target state (:func:`emukit.estimator.data.row_example`). So the screens' texts, the typed
+text, the task context and the state all name the same fresh names, and nothing about the row's structure
+changes.
 """
 
 from __future__ import annotations
