@@ -24,6 +24,16 @@ def _sha(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+def link_or_copy(src: Path, dst: Path) -> None:
+    """``dst`` (its folder made), a hard link to ``src`` where possible, else a copy; left alone if present."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if not dst.exists():
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copyfile(src, dst)
+
+
 class ArtifactCopier:
     """Copies (hard-links when possible) referenced artifacts into ``out/artifacts``; returns relative paths."""
 
@@ -36,13 +46,7 @@ class ArtifactCopier:
         rel = f"artifacts/{sha[:2]}/{sha[2:4]}/{sha}.{ext}"
         if sha not in self.copied:
             src = self.store.artifacts.path(sha, ext)
-            dst = self.out / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            if not dst.exists():
-                try:
-                    os.link(src, dst)
-                except OSError:
-                    shutil.copyfile(src, dst)
+            link_or_copy(src, self.out / rel)
             self.copied.add(sha)
         return rel
 
@@ -151,7 +155,7 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
     rows.sort(key=lambda r: r["pair_id"])
     files = []
     if fmt == "jsonl" or fmt in FORMATS:
-        _write_jsonl(out / "pairs.jsonl", rows)
+        write_jsonl(out / "pairs.jsonl", rows)
         files.append("pairs.jsonl")
         if fmt in FORMATS:
             written = writer(fmt)(out, rows, eval_seed=eval_seed)
@@ -167,7 +171,8 @@ def export_pairs(store: Store, out: Path, *, family: str | None = None, fmt: str
     return ExportSummary(out, len(rows), len(copier.copied), files)
 
 
-def _write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    """``rows`` as JSON lines (sorted keys), written beside ``path`` and renamed into place."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w") as fh:
         fh.writelines(json.dumps(row, sort_keys=True) + "\n" for row in rows)
@@ -264,6 +269,25 @@ def split_keys(examples: Iterable[dict[str, Any]]) -> dict[str, set[str]]:
     return keys
 
 
+def state_training_row(ex: dict[str, Any], copier: ArtifactCopier) -> dict[str, Any]:
+    """A ``state_train.jsonl`` row of one :func:`state_examples` example, its artifacts copied by ``copier``."""
+    br: BranchRecord = ex["branch"]
+    return {"example_id": ex["example_id"], "family": ex["family"], "template": ex["template"],
+            "pair_id": ex["pair_id"], "branch": ex["branch_name"], "seed": ex["seed"], "params": ex["params"],
+            "entity": ex["entity"],
+            "history": [{"observation": copier.observation(s.observation), "action": s.action.canonical()}
+                        for s in br.history],
+            "final_observation": copier.observation(br.boundary_observation), "target": ex["target"],
+            "keys": ex["keys"]}
+
+
+def in_val(row: dict[str, Any], val_fraction: float) -> bool:
+    """Whether a training row goes to the validation split: by a hash of its trajectory, so a trajectory's
+    examples stay on one side."""
+    bucket = int(hashlib.sha256(row["keys"]["trajectory_id"].encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
+    return bucket < val_fraction
+
+
 def export_state_training(store: Store, out: Path, *, eval_seed: int, val_fraction: float = 0.1,
                           family: str | None = None) -> dict[str, Any]:
     """Training pool = branches of pairs built with other seeds, minus anything that collides with the
@@ -277,17 +301,9 @@ def export_state_training(store: Store, out: Path, *, eval_seed: int, val_fracti
         if any(ex["keys"][c] in eval_keys[c] for c in SPLIT_CRITERIA):
             dropped += 1
             continue
-        br: BranchRecord = ex["branch"]
-        row = {"example_id": ex["example_id"], "family": ex["family"], "template": ex["template"],
-               "pair_id": ex["pair_id"], "branch": ex["branch_name"], "seed": ex["seed"], "params": ex["params"],
-               "entity": ex["entity"],
-               "history": [{"observation": copier.observation(s.observation), "action": s.action.canonical()}
-                           for s in br.history],
-               "final_observation": copier.observation(br.boundary_observation), "target": ex["target"],
-               "keys": ex["keys"]}
-        bucket = int(hashlib.sha256(ex["keys"]["trajectory_id"].encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
-        (val if bucket < val_fraction else train).append(row)
+        row = state_training_row(ex, copier)
+        (val if in_val(row, val_fraction) else train).append(row)
     out.mkdir(parents=True, exist_ok=True)
-    _write_jsonl(out / "state_train.jsonl", train)
-    _write_jsonl(out / "state_val.jsonl", val)
+    write_jsonl(out / "state_train.jsonl", train)
+    write_jsonl(out / "state_val.jsonl", val)
     return {"train": len(train), "val": len(val), "dropped_for_overlap": dropped, "eval_seed": eval_seed}

@@ -76,6 +76,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
 def _cmd_data(args: argparse.Namespace) -> int:
     from emukit.commands.options import device_request
     from emukit.estimator.dataset import REPORT, DataOptions, build_training_set, summary
+    from emukit.families import FAMILIES
     from emukit.settings import adb_server_port
 
     console = make_console()
@@ -85,11 +86,10 @@ def _cmd_data(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     report = build_training_set(options, on_stage=lambda stage: console.print(f"[bold]{stage}[/bold]"))
     table = Table(title=f"training set in {args.out} ({time.perf_counter() - t0:.0f} s; {REPORT} holds the report)")
-    for col in ("source", *report.examples.get("pairs", {}), "dropped"):
+    for col in ("source", *FAMILIES, "dropped"):
         table.add_column(col, justify="right" if col != "source" else "left")
-    families = list(report.examples.get("pairs", {}))
     for source, by_family in report.examples.items():
-        table.add_row(source, *(str(by_family.get(f, 0)) for f in families), str(report.dropped.get(source, 0)))
+        table.add_row(source, *(str(by_family.get(f, 0)) for f in FAMILIES), str(report.dropped.get(source, 0)))
     console.print(table)
     total = summary(report)
     console.print(f"{sum(total.values())} examples ({report.train} train, {report.val} val); split audit against "

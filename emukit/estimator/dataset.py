@@ -21,10 +21,8 @@ as one state-training export (``state_train.jsonl`` / ``state_val.jsonl`` and th
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import math
-import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -37,6 +35,7 @@ from emukit.families import FAMILIES, suite_dir
 from emukit.jsonl import read_objects
 
 if TYPE_CHECKING:
+    from emukit.templates.schema import Template
     from emukit.workers import DeviceRequest
 
 #: the suites a training set draws trajectories from (cross-app is an evaluation of routes, not built here)
@@ -116,7 +115,7 @@ def build_training_set(options: DataOptions, *,
     """Build, convert, check (see the module docstring); ConfigError for a seed of the evaluation, a build that
     falls short, or a split audit that fails."""
     from emukit.audit.split import audit_split, side_keys
-    from emukit.export import SPLIT_CRITERIA
+    from emukit.export import SPLIT_CRITERIA, in_val, write_jsonl
 
     out = Path(options.out)
     if (out / "state_train.jsonl").exists():
@@ -152,10 +151,9 @@ def build_training_set(options: DataOptions, *,
             row["rename"] = _rename(row)
         by_family = report.examples.setdefault(source, {})
         by_family[row["family"]] = by_family.get(row["family"], 0) + 1
-        bucket = int(hashlib.sha256(row["keys"]["trajectory_id"].encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
-        (val if bucket < options.val_fraction else train).append(row)
-    _write_jsonl(out / "state_train.jsonl", train)
-    _write_jsonl(out / "state_val.jsonl", val)
+        (val if in_val(row, options.val_fraction) else train).append(row)
+    write_jsonl(out / "state_train.jsonl", train)
+    write_jsonl(out / "state_val.jsonl", val)
     report.train, report.val = len(train), len(val)
     report.seconds["export"] = round(time.monotonic() - t0, 1)
 
@@ -207,32 +205,23 @@ def _build_suite(options: DataOptions, data_dir: Path, suite: str, per_family: i
 def _rows(data_dir: Path, out: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """``(source, state-training row)`` for every branch of the stored pairs and every suite trajectory, their
     artifacts linked (or copied) under ``out/artifacts``."""
-    from emukit.export import ArtifactCopier, state_examples
+    from emukit.export import ArtifactCopier, state_examples, state_training_row
     from emukit.store import Store
 
     with Store(None, data_dir=data_dir) as store:
         copier = ArtifactCopier(store, out)
         for ex in state_examples(store.pairs()):
-            br = ex["branch"]
-            yield "pairs", {
-                "example_id": ex["example_id"], "family": ex["family"], "template": ex["template"],
-                "pair_id": ex["pair_id"], "branch": ex["branch_name"], "seed": ex["seed"], "params": ex["params"],
-                "entity": ex["entity"],
-                "history": [{"observation": copier.observation(s.observation), "action": s.action.canonical()}
-                            for s in br.history],
-                "final_observation": copier.observation(br.boundary_observation), "target": ex["target"],
-                "keys": ex["keys"]}
+            yield "pairs", state_training_row(ex, copier)
     for suite in TRAINING_SUITES:
         yield from ((suite, row) for row in _suite_rows(data_dir, suite, out))
 
 
 def _suite_rows(data_dir: Path, suite: str, out: Path) -> Iterator[dict[str, Any]]:
-    from emukit.estimator.suites import task_source
+    from emukit.estimator.suites import row_stratum, task_source
     from emukit.export import example_keys, sha_of_ref
-    from emukit.templates import load_templates
 
     root = suite_dir(data_dir, suite)
-    templates = {t.name: t for t in load_templates(variants=True)}
+    templates = _templates()
     for family in FAMILIES:
         path = root / f"{family}.jsonl"
         if not path.is_file():
@@ -253,52 +242,40 @@ def _suite_rows(data_dir: Path, suite: str, out: Path) -> Iterator[dict[str, Any
             yield {"example_id": ident, "family": family, "template": row["template"], "pair_id": ident,
                    "branch": "A", "seed": row["seed"], "params": row["params"], "entity": entity,
                    "history": history, "final_observation": final, "target": row["target"], "keys": keys,
-                   "suite": suite, "stratum": _stratum(row)}
-
-
-def _stratum(row: Mapping[str, Any]) -> str:
-    from emukit.estimator.suites import row_stratum
-
-    return row_stratum(row)
+                   "suite": suite, "stratum": row_stratum(row)}
 
 
 def _copy_observation(root: Path, obs: Mapping[str, str], out: Path) -> dict[str, str]:
     """A suite observation's artifacts under ``out`` (the same relative paths: both are sha-named)."""
-    copied = {}
-    for kind, rel in obs.items():
-        src, dst = root / rel, out / rel
-        if not dst.exists():
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                dst.hardlink_to(src)
-            except OSError:
-                shutil.copyfile(src, dst)
-        copied[kind] = rel
-    return copied
+    from emukit.export import link_or_copy
+
+    for rel in obs.values():
+        link_or_copy(root / rel, out / rel)
+    return dict(obs)
 
 
 def _rename(row: Mapping[str, Any]) -> dict[str, str]:
     from emukit.estimator.rename import pooled_words, rename_map
 
-    specs, reserved = _templates()
-    return rename_map(pooled_words(row.get("params") or {}, specs.get(row["template"], {}), reserved),
+    template = _templates().get(row["template"])
+    return rename_map(pooled_words(row.get("params") or {}, template.params if template else {}, _reserved()),
                       row["example_id"])
 
 
 @functools.lru_cache(maxsize=1)
-def _templates() -> tuple[dict[str, Any], frozenset[str]]:
-    """Each template's parameter specs by name, and the words never renamed (read once)."""
-    from emukit.estimator.rename import reserved_words
+def _templates() -> dict[str, Template]:
+    """Every template by name, host variants included (read once)."""
     from emukit.templates import load_templates
 
-    templates = load_templates(variants=True)
-    return {t.name: t.params for t in templates}, reserved_words(templates)
+    return {t.name: t for t in load_templates(variants=True)}
 
 
-def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    from emukit.atomicio import write_atomic
+@functools.lru_cache(maxsize=1)
+def _reserved() -> frozenset[str]:
+    """The words never renamed (:func:`emukit.estimator.rename.reserved_words`)."""
+    from emukit.estimator.rename import reserved_words
 
-    write_atomic(path, "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+    return reserved_words(_templates().values())
 
 
 def summary(report: DataReport) -> Counter[str]:
