@@ -63,7 +63,8 @@ def test_the_command_builds_pairs_and_both_suites_disjoint_from_the_evaluation_a
                                                                                            tmp_path):
     """A small set (16 examples: 4 pairs, one trajectory per family of each suite) on one embedded device,
     renamed; the estimator reads it with the names replaced; an evaluation seed and an existing set are
-    refused."""
+    refused. It starts a device of its own because building pairs and suite trajectories on one is what the
+    command under test does; nothing smaller exercises the build, the conversion and the audit together."""
     from emukit.estimator.data import load_examples
 
     out = tmp_path / "train"
