@@ -76,6 +76,7 @@ class DeviceServer:
         self._listeners: list[socket.socket] = []
         self.grpc_port = grpc_port  # gRPC controller port; 0: none (see _start_grpc)
         self.grpc = None  # emukit.vdevice.grpc_service.GrpcService while it runs
+        self._adb_accepts = 0  # adb transport connections accepted so far (see _reregister_later)
 
     @property
     def serial(self) -> str:
@@ -176,6 +177,7 @@ class DeviceServer:
         conn = Connection(sock, banner_for(self.device.state.props), self.resolve, self.device.faults)
         with self._clock:
             self.connections.add(conn)
+            self._adb_accepts += 1
         try:
             conn.serve()
         finally:
@@ -207,10 +209,26 @@ class DeviceServer:
         return faults.describe()
 
     def _reregister_later(self, delay: float) -> None:
+        """Announce the device to the adb server ``delay`` seconds after its transport went away.
+
+        The server refuses an announcement while it still holds the old transport (a few hundred ms after
+        the drop here) and reconnects on its own one second after that (adb's LOCAL_PORT_RETRY_INTERVAL), as
+        it does for a real emulator. In hardware mode that is left as it is; in deterministic mode the device
+        announces again every :data:`REANNOUNCE_INTERVAL` until a new connection arrives (at most
+        :data:`REANNOUNCE_FOR` seconds), so ``adb root`` and a reboot take about 0.4 s instead of 1.3 s."""
+        accepted = self._adb_accepts
+
         def run() -> None:
             time.sleep(delay)
-            if not self.stopped.is_set():
+            deadline = time.monotonic() + REANNOUNCE_FOR
+            while not self.stopped.is_set():
                 register_emulator(self.adb_port, self.server_port)
+                if self.device.mode == "hardware":
+                    return
+                if self.stopped.wait(REANNOUNCE_INTERVAL) or self._adb_accepts != accepted:
+                    return
+                if time.monotonic() > deadline:
+                    return
         threading.Thread(target=run, daemon=True).start()
 
     def _fault_watch(self) -> None:
@@ -439,6 +457,11 @@ class DeviceServer:
         self.drop_connections()
         self._reregister_later(0.2)
 
+
+# Deterministic mode: how often the device announces itself again after its transport went away, and for how
+# long (the adb server's own retry comes a second after it dropped the old transport).
+REANNOUNCE_INTERVAL = 0.1
+REANNOUNCE_FOR = 3.0
 
 # The device side's ephemeral ports (Linux ip_local_port_range starts at 32768), for ``reverse:forward:tcp:0``.
 REVERSE_EPHEMERAL_FIRST = 32768
