@@ -21,6 +21,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -416,14 +417,29 @@ def ensure_snapshot(driver: Driver, name: str, data_dir: Path, *, console: Conso
             save_fingerprint(data_dir, driver.serial, name, measure_base(driver, name, console=console))
 
 
+def _build_share(proc: Any, server: Any, specs: list[SnapshotSpec]) -> None:
+    """Start ``proc`` (a fresh virtual device), save its clean snapshot and build ``specs`` on it."""
+    proc.start()
+    driver = Driver(proc.serial, server.port)
+    try:
+        save_clean(driver)
+        for spec in specs:
+            build_snapshot(driver, spec)
+    finally:
+        driver.close()
+
+
 def build_template(out: Path, server: Any, *, names: list[str] | None = None,
-                   screen: tuple[int, int, int] | None = None) -> dict[str, Any]:
-    """Write a virtual-device template to ``out`` (:func:`emukit.device.virtual.seed_from_template`): a
-    fresh deterministic virtual device is started on a private port of ``server`` (an
-    :class:`~emukit.device.adbserver.AdbServer`), its clean snapshot saved right after boot and every base
-    snapshot in ``names`` (default: every spec on the search path) built from it; its snapshots are then
-    copied to ``out/snapshots`` beside ``template.json``, which names the mode, the display and the spec
-    digest of each base. Returns the manifest. ``out`` is replaced only once the new template is complete."""
+                   screen: tuple[int, int, int] | None = None, devices: int = 2) -> dict[str, Any]:
+    """Write a virtual-device template to ``out`` (:func:`emukit.device.virtual.seed_from_template`): fresh
+    deterministic virtual devices are started on private ports of ``server`` (an
+    :class:`~emukit.device.adbserver.AdbServer`), each saves its clean snapshot right after boot and builds
+    its share of the base snapshots in ``names`` (default: every spec on the search path) from it, on
+    ``devices`` devices at once (a base's build waits on the device much of its time; a clean snapshot is the
+    same on every device, so each base is what one device alone would build); the first device's snapshots
+    and the others' bases are then copied to ``out/snapshots`` beside ``template.json``, which names the mode,
+    the display and the spec digest of each base. Returns the manifest. ``out`` is replaced only once the new
+    template is complete."""
     from emukit import __version__
     from emukit.device.virtual import (
         TEMPLATE_FORMAT,
@@ -437,23 +453,25 @@ def build_template(out: Path, server: Any, *, names: list[str] | None = None,
 
     out = Path(out)
     specs = [load_spec(n) for n in (names if names is not None else list_specs())]
+    shares = [specs[i::max(1, devices)] for i in range(max(1, min(devices, len(specs))))]
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        proc = VirtualDeviceProcess(free_adb_ports(1, start=vdevice_port_base())[0], work / "device", server,
-                                    screen=screen, template=False)
-        proc.start()
+        ports = free_adb_ports(len(shares), start=vdevice_port_base())
+        procs = [VirtualDeviceProcess(port, work / f"device{i}", server, screen=screen, template=False)
+                 for i, port in enumerate(ports)]
         try:
-            driver = Driver(proc.serial, server.port)
-            try:
-                save_clean(driver)
-                for spec in specs:
-                    build_snapshot(driver, spec)
-            finally:
-                driver.close()
+            with ThreadPoolExecutor(len(procs)) as pool:
+                for done in [pool.submit(_build_share, proc, server, share) for proc, share in zip(procs, shares)]:
+                    done.result()
         finally:
-            proc.stop()
-        shutil.copytree(work / "device" / "snapshots", work / "template" / "snapshots", symlinks=True)
+            for proc in procs:
+                proc.stop()
+        shutil.copytree(work / "device0" / "snapshots", work / "template" / "snapshots", symlinks=True)
+        for i, share in enumerate(shares[1:], start=1):
+            for spec in share:
+                shutil.copytree(work / f"device{i}" / "snapshots" / spec.name,
+                                work / "template" / "snapshots" / spec.name, symlinks=True)
         manifest = {"format": TEMPLATE_FORMAT, "mode": DEFAULT_VIRTUAL_MODE, "screen": list(screen or DEFAULT_SCREEN),
                     "snapshots": {CLEAN_SNAPSHOT: None, **{s.name: spec_digest(s) for s in specs}},
                     "emukit": __version__}
