@@ -60,3 +60,27 @@ def test_cache_is_bounded_and_other_modes_are_converted() -> None:
 def test_empty_image_is_refused() -> None:
     with pytest.raises(ValueError, match="empty 0x4 image"):
         encode_png(Image.new("RGB", (0, 4)))
+
+
+def test_the_request_encoder_shares_one_cache_across_threads_and_gives_the_plain_bytes() -> None:
+    """``emukit.wm.canonical.encode_png`` keeps one band cache for the process: images encoded one after
+    another and from several threads at once (the builder's device workers) give the cache-free bytes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from emukit.wm import canonical
+
+    rng = np.random.default_rng(7)
+    base = np.full((BAND_ROWS * 6, 90, 3), 240, np.uint8)
+    images = []
+    for i in range(12):
+        pixels = base.copy()
+        row = int(rng.integers(0, base.shape[0] - 20))
+        pixels[row:row + 20, 10:60] = rng.integers(0, 256, size=(20, 50, 3), dtype=np.uint8)  # what changed
+        pixels[-4:] = (i, 0, 0)  # the last band differs between every image
+        images.append(Image.fromarray(pixels, "RGB"))
+    plain = [encode_png(image) for image in images]
+    assert [canonical.encode_png(image) for image in images] == plain
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert list(pool.map(canonical.encode_png, images)) == plain
+    assert canonical._BANDS.hits > 0

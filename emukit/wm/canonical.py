@@ -25,7 +25,12 @@ from PIL import Image
 
 from emukit.errors import ConfigError
 from emukit.hashing import sha256_hex
+from emukit.images import BandCache
 from emukit.images import encode_png as _encode_png
+
+#: compressed PNG bands of the images requests carry, shared by every caller in the process (bounded: 16 MB of
+#: bands, plus the last image's pixels for the row comparison)
+_BANDS = BandCache(max_bands=8192, max_bytes=16 * 2**20)
 
 
 def _normalize(obj: Any, path: str) -> Any:
@@ -64,8 +69,13 @@ def request_hash(request: Mapping[str, Any]) -> str:
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """Encode ``image`` as deterministic RGB PNG bytes (no metadata chunks: ``.info`` is never written)."""
-    return _encode_png(image)
+    """Encode ``image`` as deterministic RGB PNG bytes (no metadata chunks: ``.info`` is never written).
+
+    Compressed bands are shared through one bounded :class:`~emukit.images.BandCache` for the process:
+    the images a format draws (a screen with the action marked) mostly repeat the rows of the one before
+    (the bars, the unchanged parts of the screen), and with the cache only the changed rows are compressed
+    again. The bytes are the same as without it."""
+    return _encode_png(image, _BANDS)
 
 
 def png_data_url(png: bytes) -> str:
