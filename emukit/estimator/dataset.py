@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 #: the suites a training set draws trajectories from (cross-app is an evaluation of routes, not built here)
 TRAINING_SUITES = ("d-stress", "interference")
 REPORT = "data.json"
+#: rounds of extra pairs built to make up for the examples dropped for sharing a key with the evaluation
+TOP_UP_ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -93,13 +95,15 @@ class DataReport:
     train: int = 0
     val: int = 0
     split: dict[str, Any] = field(default_factory=dict)
+    top_up_pairs_per_family: int | None = None  # pairs per family after the top-up, when one was needed
 
     def as_json(self, options: DataOptions) -> dict[str, Any]:
         return {"branches_wanted": options.branches, "plan": {"pairs_per_family": self.plan.pairs_per_family,
                                                                "suite_per_family": self.plan.suite_per_family},
                 "seed": options.seed, "rename": options.rename, "eval": str(options.eval),
                 "examples": self.examples, "dropped_for_overlap": self.dropped, "train": self.train,
-                "val": self.val, "seconds": self.seconds, "split_audit": self.split}
+                "val": self.val, "seconds": self.seconds, "split_audit": self.split,
+                "top_up_pairs_per_family": self.top_up_pairs_per_family}
 
 
 def eval_seeds(eval_side: Path) -> set[int]:
@@ -115,7 +119,7 @@ def build_training_set(options: DataOptions, *,
     """Build, convert, check (see the module docstring); ConfigError for a seed of the evaluation, a build that
     falls short, or a split audit that fails."""
     from emukit.audit.split import audit_split, side_keys
-    from emukit.export import SPLIT_CRITERIA, in_val, write_jsonl
+    from emukit.export import write_jsonl
 
     out = Path(options.out)
     if (out / "state_train.jsonl").exists():
@@ -142,20 +146,25 @@ def build_training_set(options: DataOptions, *,
     t0 = time.monotonic()
     on_stage("export")
     eval_keys = side_keys(Path(options.eval)).keys
-    train, val = [], []
-    for source, row in _rows(data_dir, out):
-        if any(row["keys"][c] in eval_keys[c] for c in SPLIT_CRITERIA):
-            report.dropped[source] = report.dropped.get(source, 0) + 1
-            continue
-        if options.rename:
-            row["rename"] = _rename(row)
-        by_family = report.examples.setdefault(source, {})
-        by_family[row["family"]] = by_family.get(row["family"], 0) + 1
-        (val if in_val(row, options.val_fraction) else train).append(row)
+    per_family = layout.pairs_per_family
+    train, val = _convert(options, data_dir, out, eval_keys, report)
+    for _ in range(TOP_UP_ROUNDS):  # replace what the overlap with the evaluation dropped, with more pairs
+        short = options.branches - len(train) - len(val)
+        if short <= 0:
+            break
+        per_family += math.ceil(short / (2 * len(FAMILIES)))
+        report.seconds["export"] = report.seconds.get("export", 0.0) + round(time.monotonic() - t0, 1)
+        t0 = time.monotonic()
+        on_stage(f"top-up: {short} examples short after the overlap drop; pairs: {per_family} per family")
+        _build_pairs(options, data_dir, per_family)
+        report.seconds["top_up"] = round(report.seconds.get("top_up", 0.0) + time.monotonic() - t0, 1)
+        report.top_up_pairs_per_family = per_family
+        t0 = time.monotonic()
+        train, val = _convert(options, data_dir, out, eval_keys, report)
     write_jsonl(out / "state_train.jsonl", train)
     write_jsonl(out / "state_val.jsonl", val)
     report.train, report.val = len(train), len(val)
-    report.seconds["export"] = round(time.monotonic() - t0, 1)
+    report.seconds["export"] = round(report.seconds.get("export", 0.0) + time.monotonic() - t0, 1)
 
     t0 = time.monotonic()
     on_stage("split audit")
@@ -166,7 +175,32 @@ def build_training_set(options: DataOptions, *,
     (out / REPORT).write_text(json.dumps(report.as_json(options), indent=2, sort_keys=True) + "\n")
     if not audit.ok:
         raise ConfigError(f"{out}: the split audit against {options.eval} failed on {', '.join(audit.failed())}")
+    if report.train + report.val < options.branches:
+        raise ConfigError(f"{out}: {report.train + report.val} examples written, {options.branches} wanted, after "
+                          f"{TOP_UP_ROUNDS} top-ups replacing the examples that share a key with {options.eval} "
+                          f"(dropped: {report.dropped}); the set is written, {REPORT} says what was built")
     return report
+
+
+def _convert(options: DataOptions, data_dir: Path, out: Path, eval_keys: Mapping[str, set[str]],
+             report: DataReport) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every built branch and trajectory as a state-training row, split into (train, val); one that shares a
+    key with the evaluation side is dropped. Fills ``report.examples`` and ``report.dropped`` afresh."""
+    from emukit.export import SPLIT_CRITERIA, in_val
+
+    report.examples, report.dropped = {}, {}
+    train: list[dict[str, Any]] = []
+    val: list[dict[str, Any]] = []
+    for source, row in _rows(data_dir, out):
+        if any(row["keys"][c] in eval_keys[c] for c in SPLIT_CRITERIA):
+            report.dropped[source] = report.dropped.get(source, 0) + 1
+            continue
+        if options.rename:
+            row["rename"] = _rename(row)
+        by_family = report.examples.setdefault(source, {})
+        by_family[row["family"]] = by_family.get(row["family"], 0) + 1
+        (val if in_val(row, options.val_fraction) else train).append(row)
+    return train, val
 
 
 # -- building -------------------------------------------------------------------------------------------

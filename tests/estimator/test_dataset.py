@@ -63,12 +63,22 @@ def test_the_command_builds_pairs_and_both_suites_disjoint_from_the_evaluation_a
                                                                                            tmp_path):
     """A small set (16 examples: 4 pairs, one trajectory per family of each suite) on one embedded device,
     renamed; the estimator reads it with the names replaced; an evaluation seed and an existing set are
-    refused. It starts a device of its own because building pairs and suite trajectories on one is what the
-    command under test does; nothing smaller exercises the build, the conversion and the audit together."""
+    refused. The evaluation side holds one more row than the fixture: a pair whose id is that of the clipboard
+    pair the build makes first, so both its branches share a split key with it and are dropped, and the
+    command builds one more pair per family to make up for them. It starts a device of its own because
+    building pairs and suite trajectories on one is what the command under test does; nothing smaller
+    exercises the build, the conversion, the top-up and the audit together."""
     from emukit.estimator.data import load_examples
 
+    evaluation = tmp_path / "eval"
+    evaluation.mkdir()
+    (evaluation / "artifacts").symlink_to(FIXTURE / "artifacts")
+    lines = (FIXTURE / "pairs.jsonl").read_text().splitlines()
+    clash = json.loads(next(line for line in lines if json.loads(line)["family"] == "clipboard"))
+    clash["pair_id"] = "copy_cancel_control-100-0"  # the clipboard pair of seed 100, slot 0 (its first)
+    (evaluation / "pairs.jsonl").write_text("\n".join([*lines, json.dumps(clash)]) + "\n")
     out = tmp_path / "train"
-    base = [*emukit_cli, "estimator", "data", "--eval", str(FIXTURE), "--out", str(out)]
+    base = [*emukit_cli, "estimator", "data", "--eval", str(evaluation), "--out", str(out)]
     refused = subprocess.run([*base, "--seed", "0"], env=adb_server.env, capture_output=True, text=True,
                              timeout=120, check=False)
     assert refused.returncode == 1 and "--seed 0 is a seed of the evaluation rows" in refused.stdout + refused.stderr
@@ -80,13 +90,16 @@ def test_the_command_builds_pairs_and_both_suites_disjoint_from_the_evaluation_a
     assert report["plan"] == {"pairs_per_family": 1, "suite_per_family": 1} and report["rename"] is True
     assert report["split_audit"]["ok"] is True and set(report["split_audit"]["shared"].values()) == {0}
     assert set(report["examples"]) == {"pairs", "d-stress", "interference"}
-    assert sum(report["examples"]["pairs"].values()) == 8  # one pair per family, two branches each
+    assert report["dropped_for_overlap"] == {"pairs": 2}  # both branches of copy_cancel_control-100-0
+    assert report["top_up_pairs_per_family"] == 2  # 14 left of 16: one more pair per family
+    assert report["examples"]["pairs"] == {"clipboard": 2, "ordered": 4, "persistent": 4, "temporal": 4}
     for suite in ("d-stress", "interference"):
         assert sum(report["examples"][suite].values()) == 4
-    assert {"pairs", "d-stress", "interference", "export", "split_audit"} <= set(report["seconds"])
+    assert {"pairs", "d-stress", "interference", "top_up", "export", "split_audit"} <= set(report["seconds"])
     rows = [json.loads(line) for name in ("state_train.jsonl", "state_val.jsonl")
             for line in (out / name).read_text().splitlines()]
-    assert len(rows) == report["train"] + report["val"] == 16
+    assert len(rows) == report["train"] + report["val"] == 22
+    assert not [row for row in rows if row["pair_id"] == "copy_cancel_control-100-0"]
     assert all(row["seed"] == 100 and "rename" in row for row in rows)
     assert {row.get("suite") for row in rows} == {None, "d-stress", "interference"}
     train, val = load_examples(out)
