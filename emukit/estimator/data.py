@@ -21,13 +21,15 @@ the visible text of its UI hierarchy (node text, else content description, in do
 full (``O0: text | text | ...``), each later one as the texts that appeared since the one before
 (``O<i>: +appeared | +appeared``, at most :data:`MAX_ADDED`; ``(same)``; ``-gone | -gone`` when texts only
 went away, ``(less)`` past :data:`MAX_ADDED` of them), except that a screen whose texts are mostly still shown
-but in another order (a list reordered) is written in full again in screen order (``O<i>: = text | ...``); the
-final (boundary) observation is written in full again (``F<n>: ...``). Actions are one compact line each
-(``A<i>: tap "Button [Start]"``, ``swipe 540,2022 -> 540,474 600ms``, ``wait 30000ms``, ``key 4``,
-``type "Gate"``, ``after 2000ms`` for a recorded delay); a tap or press also names the text under its point
-on the screen it was made on (``on="Desert Bloom"``: the row whose menu was opened, the word that was
-long-pressed), which a screenshot shows and the text alone would lose; such a tap's pixel coordinates are left
-out. A drag names the rows at its start and its end (``from="Song A" to="Song C"``). Screenshots are not read.
+but in another order (a list reordered) or with a text inserted between two that stayed (an item added inside a
+list; not one that replaced a text at its place, as a countdown's digits do) is written in full again in screen
+order (``O<i>: = text | ...``); the final (boundary) observation is written in full again (``F<n>: ...``).
+Actions are one compact line each (``A<i>: tap "Button [Start]"``, ``swipe 540,2022 -> 540,474 600ms``,
+``wait 30000ms``, ``key 4``, ``type "Gate"``, ``after 2000ms`` for a recorded delay); a tap or press also
+names the text under its point on the screen it was made on (``on="Desert Bloom"``: the row whose menu was
+opened, the word that was long-pressed), which a screenshot shows and the text alone would lose; such a tap's
+pixel coordinates are left out. A drag names the rows at its start and its end (``from="Song A"
+to="Song C"``). Screenshots are not read.
 """
 
 from __future__ import annotations
@@ -75,26 +77,49 @@ def screen_texts(xml: str) -> list[str]:
 
 def screen_change(before: list[str], after: list[str]) -> str:
     """What changed between two screens' texts: ``(same)``; when most of the screen is still shown and those
-    texts changed their order (a list reordered: a queue after a drag, a playlist sorted), the whole screen
-    again in screen order after ``=``, so the order a screenshot shows is never lost; else the texts that
+    texts changed their order (a list reordered: a queue after a drag, a playlist sorted) or a text was
+    inserted between two of them (a song added inside the queue), the whole screen again in screen order after
+    ``=``, so the order a screenshot shows is never lost; else the texts that
     appeared (``+t | +u``, in order, at most :data:`MAX_ADDED`); when none did, the texts that went away (``-t``,
     at most :data:`MAX_ADDED`; ``(less)`` past that), so a removed list item is named."""
     if before == after:
         return "(same)"
     left = list(before)
     added, kept = [], []
-    for t in after:
+    added_at: list[int] = []  # where in ``after`` each added text is
+    for i, t in enumerate(after):
         if t in left:
             left.remove(t)
             kept.append(t)
         else:
             added.append(t)
-    if 2 * len(kept) >= len(before) and not _is_subsequence(kept, before):  # the same screen, reordered
+            added_at.append(i)
+    if 2 * len(kept) >= len(before) and (not _is_subsequence(kept, before)  # the same screen, reordered
+                                         or _inserted_among(before, after, added_at, kept)):
         return "= " + " | ".join(after)
     if not added:
         return " | ".join(f"-{t}" for t in left) if len(left) <= MAX_ADDED else "(less)"
     shown = [f"+{t}" for t in added[:MAX_ADDED]]
     return " | ".join(shown + (["..."] if len(added) > MAX_ADDED else []))
+
+
+def _inserted_among(before: list[str], after: list[str], added_at: list[int], kept: list[str]) -> bool:
+    """Whether a text appeared between two texts that stayed (an item inserted into a list), other than one
+    that took the place of a text that went away at the same position (a countdown's digits, a renamed row):
+    a ``+item`` line would lose where it went."""
+    if not added_at or not kept:
+        return False
+    kept_at = [i for i in range(len(after)) if i not in set(added_at)]
+    left = list(after[i] for i in kept_at)
+    gone_at = []
+    for i, t in enumerate(before):  # the positions in ``before`` of the texts that went away
+        if left and t == left[0]:
+            left.pop(0)
+        else:
+            gone_at.append(i)
+    if gone_at == added_at:  # replaced in place
+        return False
+    return any(kept_at[0] < i < kept_at[-1] for i in added_at)
 
 
 def _is_subsequence(part: list[str], whole: list[str]) -> bool:

@@ -204,12 +204,19 @@ def test_a_killed_run_resumes_to_the_same_weights(export, tmp_path):
 # ------------------------------------------------------------------------------------------ the input
 def test_a_reordered_list_is_written_in_full_and_a_drag_names_its_rows():
     """What a screenshot shows and the text history once lost: the order of a visible list after it changes
-    (written in full, in screen order), the item a list lost (named), and the rows at both ends of a drag."""
+    (written in full, in screen order, also when an item is inserted inside it), the item a list lost (named),
+    and the rows at both ends of a drag."""
     queue = ["Playing queue", "Song A", "Song B", "Song C", "09:00"]
     assert screen_change(queue, ["Playing queue", "Song B", "Song A", "Song C", "09:00"]) == \
         "= Playing queue | Song B | Song A | Song C | 09:00"
     assert screen_change(queue, ["Playing queue", "Song A", "Song C", "09:00"]) == "-Song B"
     assert screen_change(queue, [*queue, "Song D"]) == "+Song D"
+    inserted = ["Playing queue", "Song A", "Song D", "Song B", "Song C", "09:00"]  # added inside the list
+    assert screen_change(queue, inserted) == "= " + " | ".join(inserted)
+    pushed = ["Playing queue", "Song D", "Song A", "Song B", "09:00"]  # and the last row scrolled out of view
+    assert screen_change(queue, pushed) == "= " + " | ".join(pushed)
+    assert screen_change(queue, [*queue[:-1], "09:01"]) == "+09:01"  # a text changed in its place: a diff
+    assert screen_change(["Timer", "04:59", "Pause"], ["Timer", "04:58", "Pause"]) == "+04:58"
     assert screen_change(queue, queue) == "(same)"
     assert screen_change(queue, []) == "-Playing queue | -Song A | -Song B | -Song C | -09:00"
     rows = "".join(f"<node text='Song {c}' resource-id='' content-desc='' bounds='[100,{y}][900,{y + 150}]'/>"
