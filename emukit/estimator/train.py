@@ -79,10 +79,12 @@ def examples_digest(examples: Sequence[Example]) -> str:
 
 @dataclass
 class Progress:
-    """Callbacks for the CLI's progress display (phase start, optimiser step)."""
+    """Callbacks for the CLI's progress display (phase start, optimiser step) and for a benchmark that keeps
+    networks midway (``network``: the phase, its step, its total steps and the network after that step)."""
 
     phase: Callable[[str, int], None] = lambda name, total: None
     step: Callable[[str, int, float], None] = lambda name, step, loss: None
+    network: Callable[[str, int, int, torch.nn.Module], None] = lambda name, step, total, model: None
 
 
 class Trainer:
@@ -215,6 +217,7 @@ class Trainer:
             sched.step()
             step += 1
             self.progress.step(name, step, float(loss.detach()))
+            self.progress.network(name, step, total, model)
             if step % cfg.checkpoint_every == 0 and step < total:
                 self._checkpoint(state_path, model, opt, sched, step)
         save_model(model, self.out / name)
