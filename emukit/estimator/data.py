@@ -21,9 +21,10 @@ the visible text of its UI hierarchy (node text, else content description, in do
 full (``O0: text | text | ...``), each later one as the texts that appeared since the one before
 (``O<i>: +appeared | +appeared``, at most :data:`MAX_ADDED`; ``(same)``; ``-gone | -gone`` when texts only
 went away, ``(less)`` past :data:`MAX_ADDED` of them), except that a screen whose texts are mostly still shown
-but in another order (a list reordered) or with a text inserted between two that stayed (an item added inside a
-list; not one that replaced a text at its place, as a countdown's digits do) is written in full again in screen
-order (``O<i>: = text | ...``); the final (boundary) observation is written in full again (``F<n>: ...``).
+but in another order (a list reordered) or with texts inserted between two of the app's texts that stayed,
+none having gone but from the end (an item added inside a list, rows pushed out of view; not a countdown's
+digits replaced in the middle) is written in full again in screen order (``O<i>: = text | ...``); the final
+(boundary) observation is written in full again (``F<n>: ...``).
 Actions are one compact line each (``A<i>: tap "Button [Start]"``, ``swipe 540,2022 -> 540,474 600ms``,
 ``wait 30000ms``, ``key 4``, ``type "Gate"``, ``after 2000ms`` for a recorded delay); a tap or press also
 names the text under its point on the screen it was made on (``on="Desert Bloom"``: the row whose menu was
@@ -37,7 +38,7 @@ from __future__ import annotations
 import functools
 import json
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,7 @@ STATE_PROMPT = "STATE:"
 ACTION_FIELDS = ("type", "x", "y", "x2", "y2", "key", "text", "duration_ms", "wait_ms", "element")
 
 
+SYSTEM_UI = "com.android.systemui:"
 #: the system bar's decoration (always the same); the status bar clock and the shade are kept
 SYSTEM_DECORATION = {f"com.android.systemui:id/{n}" for n in ("battery", "wifi_signal", "mobile_signal", "back",
                                                                "home", "recent_apps")}
@@ -63,25 +65,36 @@ SYSTEM_DECORATION = {f"com.android.systemui:id/{n}" for n in ("battery", "wifi_s
 def screen_texts(xml: str) -> list[str]:
     """The visible texts of one observation's hierarchy in document order (node text, else ``[description]``),
     without the system bars' constant icons; at most :data:`MAX_NODES`."""
+    return _screen(xml)[0]
+
+
+def _screen(xml: str) -> tuple[list[str], set[str]]:
+    """:func:`screen_texts`, and which of them System UI shows (the status bar's clock, the shade)."""
     parts: list[str] = []
+    system: set[str] = set()
     for node in visible_nodes(xml):
         if node.resource_id in SYSTEM_DECORATION:
             continue
-        label = node.text or f"[{node.content_desc}]"
-        parts.append(" ".join(label.split()))
+        label = " ".join((node.text or f"[{node.content_desc}]").split())
+        parts.append(label)
+        if node.resource_id.startswith(SYSTEM_UI):
+            system.add(label)
         if len(parts) >= MAX_NODES:
             parts.append("...")
             break
-    return parts
+    return parts, system
 
 
-def screen_change(before: list[str], after: list[str]) -> str:
+def screen_change(before: list[str], after: list[str], system: Collection[str] = ()) -> str:
     """What changed between two screens' texts: ``(same)``; when most of the screen is still shown and those
-    texts changed their order (a list reordered: a queue after a drag, a playlist sorted) or a text was
-    inserted between two of them (a song added inside the queue), the whole screen again in screen order after
+    texts changed their order (a list reordered: a queue after a drag, a playlist sorted) or texts were
+    inserted between two of them (a song added inside the queue: :func:`_inserted_among`), the whole screen
+    again in screen order after
     ``=``, so the order a screenshot shows is never lost; else the texts that
     appeared (``+t | +u``, in order, at most :data:`MAX_ADDED`); when none did, the texts that went away (``-t``,
-    at most :data:`MAX_ADDED`; ``(less)`` past that), so a removed list item is named."""
+    at most :data:`MAX_ADDED`; ``(less)`` past that), so a removed list item is named. ``system``: the texts
+    System UI shows (the status bar's clock), which do not count as the texts an inserted one lies between
+    (a menu's items appended to the app's texts come before the clock in document order)."""
     if before == after:
         return "(same)"
     left = list(before)
@@ -95,7 +108,7 @@ def screen_change(before: list[str], after: list[str]) -> str:
             added.append(t)
             added_at.append(i)
     if 2 * len(kept) >= len(before) and (not _is_subsequence(kept, before)  # the same screen, reordered
-                                         or _inserted_among(before, after, added_at, kept)):
+                                         or _inserted_among(before, after, added_at, system)):
         return "= " + " | ".join(after)
     if not added:
         return " | ".join(f"-{t}" for t in left) if len(left) <= MAX_ADDED else "(less)"
@@ -103,23 +116,28 @@ def screen_change(before: list[str], after: list[str]) -> str:
     return " | ".join(shown + (["..."] if len(added) > MAX_ADDED else []))
 
 
-def _inserted_among(before: list[str], after: list[str], added_at: list[int], kept: list[str]) -> bool:
-    """Whether a text appeared between two texts that stayed (an item inserted into a list), other than one
-    that took the place of a text that went away at the same position (a countdown's digits, a renamed row):
-    a ``+item`` line would lose where it went."""
-    if not added_at or not kept:
+def _inserted_among(before: list[str], after: list[str], added_at: list[int],
+                    system: Collection[str] = ()) -> bool:
+    """Whether texts were inserted into the app's screen: some appeared between two of the app's texts that
+    stayed (an item added inside a list), and none went away but from the end (rows pushed out of view), so
+    a ``+item`` line would lose where it went. A text that replaced one in the middle (a countdown's digits,
+    a button swapped for another) makes it a change of the layout, written as a diff."""
+    added = set(added_at)
+    anchors = [i for i in range(len(after)) if i not in added and after[i] not in system]
+    if not anchors:
         return False
-    kept_at = [i for i in range(len(after)) if i not in set(added_at)]
-    left = list(after[i] for i in kept_at)
-    gone_at = []
-    for i, t in enumerate(before):  # the positions in ``before`` of the texts that went away
-        if left and t == left[0]:
-            left.pop(0)
-        else:
-            gone_at.append(i)
-    if gone_at == added_at:  # replaced in place
+    still = [after[i] for i in anchors]
+    last_kept = -1  # where in ``before`` the last app text that stayed is
+    gone: list[int] = []
+    for i, t in enumerate(before):
+        if still and t == still[0]:
+            still.pop(0)
+            last_kept = i
+        elif t not in system:
+            gone.append(i)
+    if any(i < last_kept for i in gone):
         return False
-    return any(kept_at[0] < i < kept_at[-1] for i in added_at)
+    return any(anchors[0] < i < anchors[-1] for i in added_at)
 
 
 def _is_subsequence(part: list[str], whole: list[str]) -> bool:
@@ -191,9 +209,9 @@ def serialize(family: str, history: Sequence[tuple[str, Mapping[str, Any]]], fin
     previous: list[str] | None = None
     steps = [*history, (final_xml, None)]
     for i, (xml, action) in enumerate(steps):
-        texts = screen_texts(xml)
+        texts, system = _screen(xml)
         last = i == len(steps) - 1
-        shown = " | ".join(texts) if previous is None or last else screen_change(previous, texts)
+        shown = " | ".join(texts) if previous is None or last else screen_change(previous, texts, system)
         lines.append(f"{'F' if last else 'O'}{i}: {shown}")
         previous = texts
         if action is not None:

@@ -211,12 +211,16 @@ def test_a_reordered_list_is_written_in_full_and_a_drag_names_its_rows():
         "= Playing queue | Song B | Song A | Song C | 09:00"
     assert screen_change(queue, ["Playing queue", "Song A", "Song C", "09:00"]) == "-Song B"
     assert screen_change(queue, [*queue, "Song D"]) == "+Song D"
+    clock = {"09:00"}  # the status bar's: System UI's text, not the app's
     inserted = ["Playing queue", "Song A", "Song D", "Song B", "Song C", "09:00"]  # added inside the list
-    assert screen_change(queue, inserted) == "= " + " | ".join(inserted)
+    assert screen_change(queue, inserted, clock) == "= " + " | ".join(inserted)
     pushed = ["Playing queue", "Song D", "Song A", "Song B", "09:00"]  # and the last row scrolled out of view
-    assert screen_change(queue, pushed) == "= " + " | ".join(pushed)
-    assert screen_change(queue, [*queue[:-1], "09:01"]) == "+09:01"  # a text changed in its place: a diff
-    assert screen_change(["Timer", "04:59", "Pause"], ["Timer", "04:58", "Pause"]) == "+04:58"
+    assert screen_change(queue, pushed, clock) == "= " + " | ".join(pushed)
+    assert screen_change(queue, [*queue[:-1], "09:01"], {"09:01"}) == "+09:01"  # the clock ticked
+    assert screen_change(queue, [*queue[:-1], "Song D", "09:00"], clock) == "+Song D"  # appended: a diff says it
+    timer = ["Timer", "00h 00m 00s", "1", "2", "09:00"]  # a countdown set: its digits replaced in the middle
+    assert screen_change(timer, ["Timer", "00h 00m 02s", "[Delete]", "1", "2", "[Start]", "09:00"], clock) == \
+        "+00h 00m 02s | +[Delete] | +[Start]"
     assert screen_change(queue, queue) == "(same)"
     assert screen_change(queue, []) == "-Playing queue | -Song A | -Song B | -Song C | -09:00"
     rows = "".join(f"<node text='Song {c}' resource-id='' content-desc='' bounds='[100,{y}][900,{y + 150}]'/>"
