@@ -284,6 +284,9 @@ def fingerprint(driver: Driver) -> dict[str, Any]:
     the foreground app."""
     from emukit.probes.clipboard import probe_clipboard
 
+    # the clock first, as close to the save or the load as the read can be: on a device whose clock runs, the
+    # reads below take seconds on a busy machine (WALL_CLOCK_TOLERANCE_S)
+    wall_clock = driver.shell("date +%s").text.strip()
     files = [f for f in driver.shell("find /storage/emulated/0 /data/data -type f | sort").text.split()
              if not f.startswith(MEDIA_PROVIDER_DATA)]
     digests = driver.shell("md5sum " + " ".join(shlex.quote(f) for f in files)).text if files else ""
@@ -292,7 +295,7 @@ def fingerprint(driver: Driver) -> dict[str, Any]:
         "files": hashlib.sha256(digests.encode()).hexdigest(),
         "file_count": len(files),
         "clipboard": hashlib.sha256(clip.encode()).hexdigest(),
-        "wall_clock": driver.shell("date +%s").text.strip(),
+        "wall_clock": wall_clock,
         "foreground": driver.current_app()[0],
     }
 
