@@ -9,7 +9,7 @@ training:
         [--sizes 200,400,800] [--fractions 0.33,0.67] [--limit 10] [--config FILE]
 
 * ``TRAIN``: a training set of ``emukit estimator data`` (or any state-training export). Each size is a subset
-  of its training rows, the same number from each family as far as they go, nested (a smaller subset is part of
+  of its training rows (an export of its own, the artifacts hard-linked), the same number from each family as far as they go, nested (a smaller subset is part of
   every larger one: rows taken in the order of a hash of their id). The validation rows are not used.
 * ``HELDOUT``: an export of held-out pairs built on another seed; ``DATA``: the data dir of the evaluation
   suites (``suites/<suite>/<family>.jsonl``), also on another seed. The split audit between each subset and
@@ -66,9 +66,16 @@ def subset(train_export: Path, size: int, out: Path) -> dict[str, int]:
     lines = [line for f in FAMILIES for _, line in rows[f][:taken[f]]]
     (out / "state_train.jsonl").write_text("\n".join(lines) + "\n")
     (out / "state_val.jsonl").write_text("")
-    if not (out / "artifacts").exists():
-        os.symlink((train_export / "artifacts").resolve(), out / "artifacts")
+    if not (out / "artifacts").exists():  # hard links (the export's artifact paths must stay inside it)
+        shutil.copytree(train_export / "artifacts", out / "artifacts", copy_function=_link_or_copy)
     return taken
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
 
 
 class Snapshots:
