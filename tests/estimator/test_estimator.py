@@ -32,7 +32,7 @@ from emukit.estimator.train import Progress, train
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pairs"
 # The tiny training (the module's ``trained`` fixture, set up by whichever of its tests runs first) is about 100
 # CPU-seconds; at the start of CI it shares two cores with the template build, the quick start's pair build and
-# the other workers, and it once ran past 300 s there. A fixture that fails is set up again for every test that
+# the other workers, and it ran past 300 s there twice. A fixture that fails is set up again for every test that
 # uses it, so one timeout became four, 1200 s of training that slowed everything else.
 pytestmark = pytest.mark.timeout(600)
 # copy_head False: the overfitting figures below were measured on the plain decoder, and the head makes the tiny
