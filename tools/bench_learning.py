@@ -9,8 +9,9 @@ training:
         [--sizes 200,400,800] [--fractions 0.33,0.67] [--limit 10] [--config FILE]
 
 * ``TRAIN``: a training set of ``emukit estimator data`` (or any state-training export). Each size is a subset
-  of its training rows (an export of its own, the artifacts hard-linked), the same number from each family as far as they go, nested (a smaller subset is part of
-  every larger one: rows taken in the order of a hash of their id). The validation rows are not used.
+  of its training rows (an export of its own, the artifacts hard-linked), the same number from each family as
+  far as they go, nested (a smaller subset is part of every larger one: rows taken in the order of a hash of
+  their id). The validation rows are not used.
 * ``HELDOUT``: an export of held-out pairs built on another seed; ``DATA``: the data dir of the evaluation
   suites (``suites/<suite>/<family>.jsonl``), also on another seed. The split audit between each subset and
   ``HELDOUT`` must pass (``emukit.estimator.evaluate.compare`` runs it).
@@ -42,7 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from emukit.estimator.config import load_config  # noqa: E402
 from emukit.estimator.evaluate import STRICT, compare  # noqa: E402
 from emukit.estimator.model import save_model  # noqa: E402
-from emukit.estimator.train import MANIFEST, Progress, train  # noqa: E402
+from emukit.estimator.train import Progress, train  # noqa: E402
+from emukit.export import link_or_copy  # noqa: E402
 from emukit.families import FAMILIES  # noqa: E402
 
 COLUMNS = (STRICT, "d-stress", "interference")
@@ -67,15 +69,9 @@ def subset(train_export: Path, size: int, out: Path) -> dict[str, int]:
     (out / "state_train.jsonl").write_text("\n".join(lines) + "\n")
     (out / "state_val.jsonl").write_text("")
     if not (out / "artifacts").exists():  # hard links (the export's artifact paths must stay inside it)
-        shutil.copytree(train_export / "artifacts", out / "artifacts", copy_function=_link_or_copy)
+        shutil.copytree(train_export / "artifacts", out / "artifacts",
+                        copy_function=lambda src, dst: link_or_copy(Path(src), Path(dst)))
     return taken
-
-
-def _link_or_copy(src: str, dst: str) -> None:
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copy2(src, dst)
 
 
 class Snapshots:
@@ -193,7 +189,7 @@ def main() -> int:
         points.append({"size": size, "fraction": "1.00", "steps": totals, "train_seconds": round(seconds, 1),
                        "rows_per_family": counts, "final_loss": final_loss,
                        "max_length": manifest.get("tokens", {}).get("max_length"),
-                       "phase_seconds": json.loads((ckpt / MANIFEST).read_text()).get("seconds", {}),
+                       "phase_seconds": manifest.get("seconds", {}),
                        "comparison": score(ckpt, args)})
         print(f"  scored size {size}", flush=True)
         (args.out / "curves.json").write_text(json.dumps(

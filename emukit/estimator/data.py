@@ -89,8 +89,7 @@ def screen_change(before: list[str], after: list[str], system: Collection[str] =
     """What changed between two screens' texts: ``(same)``; when most of the screen is still shown and those
     texts changed their order (a list reordered: a queue after a drag, a playlist sorted) or texts were
     inserted between two of them (a song added inside the queue: :func:`_inserted_among`), the whole screen
-    again in screen order after
-    ``=``, so the order a screenshot shows is never lost; else the texts that
+    again in screen order after ``=``, so the order a screenshot shows is never lost; else the texts that
     appeared (``+t | +u``, in order, at most :data:`MAX_ADDED`); when none did, the texts that went away (``-t``,
     at most :data:`MAX_ADDED`; ``(less)`` past that), so a removed list item is named. ``system``: the texts
     System UI shows (the status bar's clock), which do not count as the texts an inserted one lies between
