@@ -51,6 +51,10 @@ def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
 
 
 RELEASE_ABOVE = 128 * 2**20  # free-but-held bytes in the arenas above which a snapshot load trims them
+# In hardware mode a device spends an attempt waiting in real time (gestures, clocks), not computing, and
+# every frame is new (the clocks move), so freed frames scatter more: it trims above 16 MB. Measured with
+# tools/bench_memory.py --mode hardware (docs/building.md, "Memory of a long build").
+HARDWARE_RELEASE_ABOVE = 16 * 2**20
 
 
 def release_free_memory(above: int = RELEASE_ABOVE) -> bool:

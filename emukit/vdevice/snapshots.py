@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.memory import release_free_memory
+from emukit.vdevice.memory import HARDWARE_RELEASE_ABOVE, RELEASE_ABOVE, release_free_memory
 from emukit.vdevice.state import DeviceState
 
 if TYPE_CHECKING:
@@ -162,7 +162,8 @@ class SnapshotStore:
             dev.state = state
             dev.after_snapshot_load(wall_before)  # the clocks' rule after a load (see the device)
             dev.persist()
-        release_free_memory()  # what the last attempt freed goes back to the system, once per branch
+        # what the last attempt freed goes back to the system, once per branch
+        release_free_memory(HARDWARE_RELEASE_ABOVE if dev.hardware else RELEASE_ABOVE)
 
     def delete(self, name: str) -> None:
         path = self._dir(name)

@@ -102,8 +102,8 @@ def test_screen_caches_stay_within_their_budgets(tmp_path) -> None:
 
 def test_a_hardware_mode_device_keeps_a_small_screenshot_cache(tmp_path) -> None:
     """In hardware mode the status-bar clock follows the host's, so a screenshot recurs only while a screen
-    settles: the encoded-screenshot cache is small there (a screen read twice in a row still hits it), and the
-    band cache keeps its budget."""
+    settles: the encoded-screenshot cache is small there (a screen read twice in a row still hits it), and so
+    is the band cache (bands holding a clock are new at every tick)."""
     device = VirtualDevice(tmp_path / "dev", wipe=True, mode="hardware")
     wm = device.wm
     assert (wm._pngs.max_entries, wm._pngs.max_bytes) == (wm_module.HARDWARE_PNG_CACHE_SIZE,
@@ -122,7 +122,7 @@ def test_a_hardware_mode_device_keeps_a_small_screenshot_cache(tmp_path) -> None
         device.screenshot_png()
     assert len(wm._pngs) <= wm_module.HARDWARE_PNG_CACHE_SIZE
     assert wm._pngs.nbytes <= wm_module.HARDWARE_PNG_CACHE_BYTES
-    assert wm._bands.max_bytes == BandCache().max_bytes
+    assert wm._bands.max_bytes == wm_module.HARDWARE_BAND_CACHE_BYTES < BandCache().max_bytes
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the arena cap and the trim are glibc calls")
@@ -161,3 +161,38 @@ def test_heap_snapshots_on_signal(tmp_path, monkeypatch) -> None:
     assert tracemalloc.Snapshot.load(str(tmp_path / "heap-2.tracemalloc")).traces is not None
     totals = json.loads((tmp_path / "heap-2.json").read_text())
     assert totals["traced"] >= 0 and "malloc" in totals
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the trim is a glibc call")
+@pytest.mark.parametrize("mode", ["deterministic", "hardware"])
+def test_a_snapshot_load_hands_back_free_memory_above_its_modes_threshold(tmp_path, mode) -> None:
+    """After a snapshot load a device trims the allocator's free-but-held memory once it exceeds its mode's
+    threshold: 128 MB in deterministic mode, 16 MB in hardware mode (where an attempt waits in real time, and
+    frames, new at every tick of the clock, scatter more). Each device is made in a fresh process (an
+    allocator of its own, arenas capped as `emukit vdevice serve` caps them); 48 MB of 64 kB blocks are freed,
+    every other one, so the free memory lies between live blocks and only a trim gives it back. A trim hands
+    the pages back (resident memory falls) but the allocator still counts the chunks free, so the test reads
+    the process's resident pages."""
+    code = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from emukit.vdevice.memory import limit_malloc_arenas, malloc_totals\n"
+        "limit_malloc_arenas()\n"
+        "from emukit.vdevice.device import VirtualDevice\n"
+        f"device = VirtualDevice(Path(sys.argv[1]), wipe=True, mode={mode!r})\n"
+        "device.snapshots.save('base')\n"
+        "kept = [bytearray(64 * 1024) for _ in range(1536)]\n"
+        "del kept[::2]\n"
+        "def resident():\n"
+        "    return int(Path('/proc/self/statm').read_text().split()[1]) * os.sysconf('SC_PAGE_SIZE')\n"
+        "free, before = malloc_totals()['fordblks'], resident()\n"
+        "device.snapshots.load('base')\n"
+        "print(free >> 20, (before - resident()) >> 20)\n")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "dev")], capture_output=True, text=True,
+                         check=True).stdout
+    free, released = (int(v) for v in out.split())
+    assert free >= 48
+    if mode == "hardware":
+        assert released >= 40
+    else:
+        assert released < 8  # under 128 MB free: kept for the next attempt's frames

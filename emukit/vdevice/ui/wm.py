@@ -47,6 +47,11 @@ PNG_CACHE_BYTES = 40 * 2**20
 # (measured over 300 pairs: end 343 -> 277 MB, peak 344 -> 280 MB; docs/building.md, "Memory of a long build").
 HARDWARE_PNG_CACHE_SIZE = 32
 HARDWARE_PNG_CACHE_BYTES = 4 * 2**20
+# The band cache fills the same way: a band holding the clock or a countdown is new at every tick, so over a
+# long build it creeps up to its budget with bands that will not recur (a heap trace of a hardware-mode build:
+# the band cache with the last image's pixels held 14.1 MB after 30 pairs and 17.0 MB after 47, still
+# growing); a budget of 6 MB is about what it holds after 30 pairs.
+HARDWARE_BAND_CACHE_BYTES = 6 * 2**20
 PNG_KEY_BYTES = 150  # bytes of Python objects per view in a cached screen's render key (its signature)
 CONTENT_ID = "android:id/content"  # Window.ID_ANDROID_CONTENT (com.android.internal.R.id.content)
 SYSTEM_SERVER_PID = 520  # emukit.vdevice.shell.commands.procs: system_server's pid in ``ps``
@@ -96,7 +101,8 @@ class WindowManager(InputMixin):
         entries, budget = (HARDWARE_PNG_CACHE_SIZE, HARDWARE_PNG_CACHE_BYTES) if device.hardware else \
             (PNG_CACHE_SIZE, PNG_CACHE_BYTES)
         self._pngs: SizedLRU[tuple, tuple[bytes, int]] = SizedLRU(entries, budget, lambda item: len(item[0]) + item[1])
-        self._bands = BandCache()  # compressed rows shared by this device's screenshots
+        # compressed rows shared by this device's screenshots
+        self._bands = BandCache(max_bytes=HARDWARE_BAND_CACHE_BYTES) if device.hardware else BandCache()
         self._memo_key: tuple | None = None
         self._memo_values: dict[object, object] = {}
         self._displayed: tuple | None = None  # the activity whose first draw was logged last
