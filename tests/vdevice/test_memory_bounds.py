@@ -167,8 +167,8 @@ def test_heap_snapshots_on_signal(tmp_path, monkeypatch) -> None:
 @pytest.mark.parametrize("mode", ["deterministic", "hardware"])
 def test_a_snapshot_load_hands_back_free_memory_above_its_modes_threshold(tmp_path, mode) -> None:
     """After a snapshot load a device trims the allocator's free-but-held memory once it exceeds its mode's
-    threshold: 128 MB in deterministic mode, 16 MB in hardware mode (where an attempt waits in real time, and
-    frames, new at every tick of the clock, scatter more). Each device is made in a fresh process (an
+    threshold: 128 MB in deterministic mode, 16 MB in hardware mode (where an attempt waits in real time, so
+    the trim's CPU matters less). Each device is made in a fresh process (an
     allocator of its own, arenas capped as `emukit vdevice serve` caps them); 48 MB of 64 kB blocks are freed,
     every other one, so the free memory lies between live blocks and only a trim gives it back. A trim hands
     the pages back (resident memory falls) but the allocator still counts the chunks free, so the test reads
