@@ -62,8 +62,8 @@ class BandCache(SizedLRU[bytes, Band]):
     are reused by comparison, without hashing (one image's pixels, ~7.8 MB at 1080x2400, on top of the
     budget)."""
 
-    def __init__(self, max_bands: int = 8192, max_bytes: int = 16 * 2**20) -> None:
-        super().__init__(max_bands, max_bytes, _band_bytes)
+    def __init__(self, max_bands: int = 8192, max_bytes: int = 16 * 2**20, name: str = "png bands") -> None:
+        super().__init__(max_bands, max_bytes, _band_bytes, name)
         self.previous: tuple[np.ndarray, list[bytes], list[Band]] | None = None
 
     def clear(self) -> None:

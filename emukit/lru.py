@@ -4,13 +4,15 @@ The virtual device keeps several caches of screen data (encoded screenshots, com
 masks) whose values range from a few hundred bytes to megabytes; a bound on entries alone lets such a cache
 grow with the screens a long build happens to show. Every cache of that kind is a :class:`SizedLRU` with
 both bounds, so a device's memory is the sum of fixed budgets however long it runs
-(``tests/vdevice/test_memory_bounds.py`` checks each one).
+(``tests/vdevice/test_memory_bounds.py`` checks each one). Each cache has a name, and :func:`live_caches` lists
+the process's caches, so a long run can report what each holds (``tools/bench_memory.py --caches``).
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -19,14 +21,27 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+_LIVE: weakref.WeakSet[SizedLRU] = weakref.WeakSet()
+_LIVE_LOCK = threading.Lock()
+
+
+def live_caches() -> list[SizedLRU]:
+    """The process's caches still in use, by name."""
+    with _LIVE_LOCK:
+        caches = list(_LIVE)
+    return sorted(caches, key=lambda cache: cache.name)
+
+
 class SizedLRU(Generic[K, V]):
     """At most ``max_entries`` values holding at most ``max_bytes`` together (``size_of(value)``, default
     ``len``); the least recently used go first. A value larger than ``max_bytes`` on its own is not kept.
-    Thread-safe; ``hits`` and ``misses`` count :meth:`get`."""
+    Thread-safe; ``hits`` and ``misses`` count :meth:`get`; ``name`` says what it holds in reports."""
 
-    def __init__(self, max_entries: int, max_bytes: int, size_of: Callable[[V], int] = len) -> None:  # type: ignore[assignment]
+    def __init__(self, max_entries: int, max_bytes: int, size_of: Callable[[V], int] = len,  # type: ignore[assignment]
+                 name: str = "") -> None:
         if max_entries < 1 or max_bytes < 1:
             raise ValueError(f"SizedLRU bounds must be positive, got {max_entries} entries, {max_bytes} bytes")
+        self.name = name or type(self).__name__
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self._size_of = size_of
@@ -35,6 +50,8 @@ class SizedLRU(Generic[K, V]):
         self.nbytes = 0
         self.hits = 0
         self.misses = 0
+        with _LIVE_LOCK:
+            _LIVE.add(self)
 
     def get(self, key: K) -> V | None:
         """The value under ``key`` (now the most recently used), or None."""
@@ -81,7 +98,7 @@ def sized_cache(max_entries: int, max_bytes: int, size_of: Callable[[V], int] = 
     (images, masks): a :class:`SizedLRU` with both bounds, reachable as the wrapper's ``cache``."""
 
     def wrap(fn: Callable[..., V]) -> Callable[..., V]:
-        cache: SizedLRU[tuple, V] = SizedLRU(max_entries, max_bytes, size_of)
+        cache: SizedLRU[tuple, V] = SizedLRU(max_entries, max_bytes, size_of, f"{fn.__module__}.{fn.__qualname__}")
 
         @functools.wraps(fn)
         def cached(*args: Hashable) -> V:

@@ -6,13 +6,17 @@ device's RSS swings by tens of MB within an attempt (frames rendered and freed) 
 load (``emukit.vdevice.memory.release_free_memory``).
 
     python tools/bench_memory.py [--pairs 300] [--devices 1] [--mode deterministic] [--interval 2] [--trace]
+                                 [--caches]
 
 ``--pairs`` is the number of pairs per device (the build asks for ``pairs * devices`` pairs, spread over
 the four families). ``--trace`` (traceback depth 8) asks each device for heap snapshots (SIGUSR1,
 :func:`emukit.vdevice.memory.heap_snapshots_on_signal`: the first starts tracemalloc) when it is up, once it
 has stored ~30 pairs and at the end, prints the C allocator's totals at each and the allocation sites that
 grew most in between: the owners of what a long run keeps. Tracing slows the devices; use it to find
-growth, not to time.
+growth, not to time. ``--caches`` asks each device for what its caches hold (SIGUSR2,
+:func:`emukit.vdevice.memory.cache_stats_on_signal`) once it has stored ~30 pairs and at the end, and prints
+each cache's bytes at both against its budget, its hit rate, the allocator's totals and the trims: cheap enough
+to leave on while timing.
 
 Runs in a private HOME and adb server port; the data dir is a fresh temporary folder. Also prints the CPU
 seconds per pair of the builder and of the devices, as tools/bench_build.py does.
@@ -49,6 +53,7 @@ class DeviceTrace:
     serial: str
     samples: list[tuple[float, int, float]] = field(default_factory=list)  # (t s, pairs stored, rss MB)
     snapshots: list[Path] = field(default_factory=list)
+    cache_stats: list[Path] = field(default_factory=list)
 
     def rss_at(self, pairs: int) -> float | None:
         """The first RSS sampled once the device had stored at least ``pairs`` pairs."""
@@ -61,9 +66,9 @@ class DeviceTrace:
 
 
 def sample_loop(prepared, traces: dict[str, DeviceTrace], stop: threading.Event, interval: float,
-                trace: bool, t0: float) -> None:
+                trace: bool, t0: float, caches: bool = False) -> None:
     """Every ``interval`` s: each running device's RSS and pairs stored; with ``trace``, SIGUSR1 once a
-    device passes EARLY_PAIRS (its first heap snapshot)."""
+    device passes EARLY_PAIRS (its first heap snapshot); with ``caches``, SIGUSR2 then (its cache report)."""
     while not stop.wait(interval):
         for launcher in prepared.pool.launchers:
             proc = getattr(getattr(launcher, "process", None), "proc", None)
@@ -84,6 +89,8 @@ def sample_loop(prepared, traces: dict[str, DeviceTrace], stop: threading.Event,
                 rec.snapshots.append(snapshot(proc.pid, Path(launcher.process.state_dir), 1))
             elif trace and len(rec.snapshots) == 1 and stored >= EARLY_PAIRS:
                 rec.snapshots.append(snapshot(proc.pid, Path(launcher.process.state_dir), 2))
+            if caches and not rec.cache_stats and stored >= EARLY_PAIRS:
+                rec.cache_stats.append(cache_report(proc.pid, Path(launcher.process.state_dir), 1, stored))
 
 
 def snapshot(pid: int, state_dir: Path, k: int, timeout: float = 120.0) -> Path:
@@ -98,6 +105,41 @@ def snapshot(pid: int, state_dir: Path, k: int, timeout: float = 120.0) -> Path:
         size = path.stat().st_size if path.exists() else -1
         time.sleep(1.0)
     raise TimeoutError(f"no heap snapshot at {path} after {timeout:.0f} s")
+
+
+def cache_report(pid: int, state_dir: Path, k: int, stored: int, timeout: float = 30.0) -> Path:
+    """Ask the device ``pid`` for cache report ``k`` (written whole, by rename) and wait for it; the pairs
+    stored then are recorded beside it."""
+    path = state_dir / f"caches-{k}.json"
+    os.kill(pid, signal.SIGUSR2)
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no cache report at {path} after {timeout:.0f} s")
+        time.sleep(0.2)
+    report = json.loads(path.read_text())
+    path.write_text(json.dumps({**report, "pairs": stored}))
+    return path
+
+
+def print_cache_reports(first: Path, last: Path) -> None:
+    """Each cache's bytes in the two reports against its budget and its hit rate at the end; the allocator's
+    totals and the snapshot-load trims at each."""
+    a, b = (json.loads(path.read_text()) for path in (first, last))
+    before = {c["name"]: c for c in a["caches"]}
+    print(f"  caches (MB) after {a['pairs']} and {b['pairs']} pairs, budget, hit rate at the end:")
+    for cache in sorted(b["caches"], key=lambda c: -c["bytes"]):
+        early = before.get(cache["name"], {}).get("bytes", 0)
+        looks = cache["hits"] + cache["misses"]
+        rate = f"{cache['hits'] / looks:6.1%}" if looks else "     -"
+        print(f"    {cache['name']:<44} {early / 2**20:6.1f} {cache['bytes'] / 2**20:6.1f} / "
+              f"{cache['max_bytes'] / 2**20:5.1f}  {rate} of {looks}")
+    for report in (a, b):
+        m = report["malloc"]
+        heap = (f"in use {m['uordblks'] / 2**20:.0f} MB, free held {m['fordblks'] / 2**20:.0f} MB, "
+                if m else "")
+        print(f"  after {report['pairs']} pairs: resident {(report['resident'] or 0) / 2**20:.0f} MB, {heap}"
+              f"{report['trims']['trims']} trims at {report['trims']['calls']} snapshot loads")
 
 
 def malloc_line(snap: Path) -> str:
@@ -130,6 +172,7 @@ def main() -> int:
     parser.add_argument("--mode", default="deterministic", choices=("deterministic", "hardware"))
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between samples")
     parser.add_argument("--trace", action="store_true", help="heap snapshots and the sites that grew")
+    parser.add_argument("--caches", action="store_true", help="what each cache holds after ~30 pairs and at the end")
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="emukit-bench-memory-"))
@@ -138,6 +181,10 @@ def main() -> int:
         from emukit.vdevice.memory import HEAP_SNAPSHOTS_ENV
 
         os.environ[HEAP_SNAPSHOTS_ENV] = "8"
+    if args.caches:
+        from emukit.vdevice.memory import CACHE_STATS_ENV
+
+        os.environ[CACHE_STATS_ENV] = "1"
     from emukit.device.adbserver import free_port
 
     port = free_port()
@@ -167,6 +214,9 @@ def main() -> int:
             if args.trace:
                 k = len(rec.snapshots) + 1
                 finals[launcher.serial] = snapshot(proc.pid, Path(launcher.process.state_dir), k)
+            if args.caches:
+                k = len(rec.cache_stats) + 1
+                rec.cache_stats.append(cache_report(proc.pid, Path(launcher.process.state_dir), k, stored))
 
     runner_run = prepared.runner.run
 
@@ -175,8 +225,8 @@ def main() -> int:
         take_final()
 
     prepared.runner.run = run_then_sample  # type: ignore[method-assign]
-    sampler = threading.Thread(target=sample_loop, args=(prepared, traces, stop, args.interval, args.trace, t0),
-                               daemon=True)
+    sampler = threading.Thread(target=sample_loop, args=(prepared, traces, stop, args.interval, args.trace, t0,
+                                                         args.caches), daemon=True)
     sampler.start()
     try:
         runner = prepared.run()
@@ -217,6 +267,8 @@ def main() -> int:
             for a, b in zip(snaps, snaps[1:]):
                 print(f"{serial}: allocation sites that grew most from {a.stem} to {b.stem}")
                 report_growth(a, b)
+        if len(rec.cache_stats) >= 2:
+            print_cache_reports(rec.cache_stats[0], rec.cache_stats[-1])
     for err in runner.errors:
         print("error:", err)
     return 0 if verdicts and all(verdicts) else 1

@@ -17,7 +17,7 @@ from pathlib import Path
 from emukit.vdevice.console import ConsoleSession, load_or_create_token
 from emukit.vdevice.device import VirtualDevice, format_screen
 from emukit.vdevice.logd import BUFFERS
-from emukit.vdevice.memory import heap_snapshots_on_signal, limit_malloc_arenas
+from emukit.vdevice.memory import cache_stats_on_signal, heap_snapshots_on_signal, limit_malloc_arenas
 from emukit.vdevice.sync import SyncSession
 from emukit.vdevice.transport import Connection, Stream, banner_for
 
@@ -499,6 +499,7 @@ def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: b
 
     watch_parent(server.stop)  # started by an emukit command: stop when it dies, whatever kills it
     heap_snapshots_on_signal(device.state_dir)
+    cache_stats_on_signal(device.state_dir)
     grpc_note = f", grpc {server.grpc.port}" if server.grpc else ""
     print(f"{server.serial} ready (adb 127.0.0.1:{server.adb_port}, console {server.console_port}{grpc_note}, "
           f"screen {format_screen(device.screen)}, mode {device.mode}, state {device.state_dir})", flush=True)

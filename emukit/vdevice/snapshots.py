@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from emukit.vdevice.memory import HARDWARE_RELEASE_ABOVE, RELEASE_ABOVE, release_free_memory
+from emukit.vdevice.memory import HARDWARE_RESIDENT_SLACK, RESIDENT_SLACK, release_free_memory
 from emukit.vdevice.state import DeviceState
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ class SnapshotStore:
             dev.after_snapshot_load(wall_before)  # the clocks' rule after a load (see the device)
             dev.persist()
         # what the last attempt freed goes back to the system, once per branch
-        release_free_memory(HARDWARE_RELEASE_ABOVE if dev.hardware else RELEASE_ABOVE)
+        release_free_memory(HARDWARE_RESIDENT_SLACK if dev.hardware else RESIDENT_SLACK)
 
     def delete(self, name: str) -> None:
         path = self._dir(name)

@@ -30,7 +30,7 @@ from emukit.images import encode_png as _encode_png
 
 #: compressed PNG bands of the images requests carry, shared by every caller in the process (bounded: 16 MB of
 #: bands, plus the last image's pixels for the row comparison)
-_BANDS = BandCache(max_bands=8192, max_bytes=16 * 2**20)
+_BANDS = BandCache(max_bands=8192, max_bytes=16 * 2**20, name="request image bands")
 
 
 def _normalize(obj: Any, path: str) -> Any:

@@ -97,7 +97,23 @@ def test_screen_caches_stay_within_their_budgets(tmp_path) -> None:
     assert len(screens) >= 6
     assert len(wm._frames) <= wm_module.FRAME_CACHE_FRAMES and wm._frames.nbytes <= wm._frames.max_bytes
     assert len(wm._pngs) <= 4 and wm._pngs.nbytes <= 400_000
-    assert wm._bands.nbytes <= wm._bands.max_bytes
+    assert wm._bands.max_bytes == wm_module.BAND_CACHE_BYTES and wm._bands.nbytes <= wm._bands.max_bytes
+
+
+def test_a_png_screenshot_keeps_its_bytes_not_its_frame(tmp_path) -> None:
+    """A PNG screenshot's frame is dropped once encoded (its encoded bytes are cached, and those are what a
+    build reads again); a raw read (screenrecord, framebuffer:, takeScreenshot) keeps the frame for the next raw
+    read of the same screen."""
+    device = VirtualDevice(tmp_path / "dev", wipe=True)
+    wm = device.wm
+    wm.clear_caches()
+    png = device.screenshot_png()
+    assert len(wm._frames) == 0 and len(wm._pngs) == 1
+    assert device.screenshot_png() == png and wm._pngs.hits == 1
+    misses = wm._frames.misses
+    image = wm.screenshot_image()
+    assert len(wm._frames) == 1 and wm._frames.misses == misses + 1
+    assert wm.screenshot_image().tobytes() == image.tobytes() and wm._frames.hits == 1
 
 
 def test_a_hardware_mode_device_keeps_a_small_screenshot_cache(tmp_path) -> None:
@@ -163,36 +179,93 @@ def test_heap_snapshots_on_signal(tmp_path, monkeypatch) -> None:
     assert totals["traced"] >= 0 and "malloc" in totals
 
 
+def test_cache_stats_on_signal(tmp_path, monkeypatch) -> None:
+    """The hook tools/bench_memory.py --caches relies on: off without the variable; with it, each SIGUSR2
+    writes every live cache of the process by name (a device's screen caches among them) with its bytes,
+    budget and lookups, beside resident memory and the trims so far."""
+    import json
+    import os
+    import signal
+
+    from emukit.vdevice.memory import CACHE_STATS_ENV, cache_stats_on_signal
+
+    device = VirtualDevice(tmp_path / "dev", wipe=True)
+    device.screenshot_png()
+    device.screenshot_png()
+    monkeypatch.delenv(CACHE_STATS_ENV, raising=False)
+    assert cache_stats_on_signal(tmp_path) is False
+    monkeypatch.setenv(CACHE_STATS_ENV, "1")
+    previous = signal.getsignal(signal.SIGUSR2)
+    try:
+        assert cache_stats_on_signal(tmp_path) is True
+        os.kill(os.getpid(), signal.SIGUSR2)
+        os.kill(os.getpid(), signal.SIGUSR2)
+    finally:
+        signal.signal(signal.SIGUSR2, previous)
+    report = json.loads((tmp_path / "caches-2.json").read_text())
+    assert report["resident"] > 0 and set(report["trims"]) == {"calls", "trims"}
+    named = lambda name: [cache for cache in report["caches"] if cache["name"] == name]  # noqa: E731
+    # (other tests' devices may still be alive in this process: one of each name is this device's)
+    assert any(c["entries"] >= 1 and c["hits"] >= 1 and 0 < c["bytes"] <= c["max_bytes"] == wm_module.PNG_CACHE_BYTES
+               for c in named("wm screenshots"))
+    assert any(c["max_bytes"] == wm_module.BAND_CACHE_BYTES and c["bytes"] > 0 for c in named("wm png bands"))
+    assert named("emukit.vdevice.ui.render._line_mask") and named("wm frames")
+
+
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the trim is a glibc call")
 @pytest.mark.parametrize("mode", ["deterministic", "hardware"])
-def test_a_snapshot_load_hands_back_free_memory_above_its_modes_threshold(tmp_path, mode) -> None:
-    """After a snapshot load a device trims the allocator's free-but-held memory once it exceeds its mode's
-    threshold: 128 MB in deterministic mode, 16 MB in hardware mode (where an attempt waits in real time, so
-    the trim's CPU matters less). Each device is made in a fresh process (an
-    allocator of its own, arenas capped as `emukit vdevice serve` caps them); 48 MB of 64 kB blocks are freed,
-    every other one, so the free memory lies between live blocks and only a trim gives it back. A trim hands
-    the pages back (resident memory falls) but the allocator still counts the chunks free, so the test reads
-    the process's resident pages."""
+def test_a_snapshot_load_trims_once_resident_memory_grew_by_its_modes_slack(tmp_path, mode) -> None:
+    """A snapshot load trims the allocator when the process's resident memory has grown by more than its
+    mode's slack since the last trim (64 MB deterministic, 16 MB hardware), and not at every load after that.
+    Each device is made in a fresh process (an allocator of its own, arenas capped as `emukit vdevice serve`
+    caps them). Free memory is made by allocating 64 kB blocks and freeing every other one, so it lies between
+    live blocks and only a trim gives it back; glibc keeps counting trimmed chunks free, which is why the
+    rule reads resident pages. The loads: the first trims and sets the line; after growth of three quarters of
+    the slack nothing is trimmed; after growth past it the freed pages go back; a load right after trims
+    nothing."""
     code = (
         "import os, sys\n"
         "from pathlib import Path\n"
-        "from emukit.vdevice.memory import limit_malloc_arenas, malloc_totals\n"
+        "from emukit.vdevice.memory import limit_malloc_arenas\n"
         "limit_malloc_arenas()\n"
+        "import emukit.vdevice.snapshots as snapshots\n"
         "from emukit.vdevice.device import VirtualDevice\n"
+        "trims = []\n"
+        "release = snapshots.release_free_memory\n"
+        "def counted(slack):\n"
+        "    trims.append(slack)\n"
+        "    return release(slack)\n"
+        "snapshots.release_free_memory = counted\n"
         f"device = VirtualDevice(Path(sys.argv[1]), wipe=True, mode={mode!r})\n"
-        "device.snapshots.save('base')\n"
-        "kept = [bytearray(64 * 1024) for _ in range(1536)]\n"
-        "del kept[::2]\n"
         "def resident():\n"
         "    return int(Path('/proc/self/statm').read_text().split()[1]) * os.sysconf('SC_PAGE_SIZE')\n"
-        "free, before = malloc_totals()['fordblks'], resident()\n"
+        "def fragment(total):\n"
+        "    blocks = [bytearray(64 * 1024) for _ in range(total // (64 * 1024))]\n"
+        "    del blocks[::2]\n"
+        "    return blocks\n"
+        "from emukit.vdevice import memory\n"
+        "device.snapshots.save('base')\n"
         "device.snapshots.load('base')\n"
-        "print(free >> 20, (before - resident()) >> 20)\n")
+        "slack = trims[-1]\n"
+        "line = memory._TrimState.resident_after\n"
+        "kept = [fragment(slack * 3 // 4)]\n"
+        "before = resident()\n"
+        "device.snapshots.load('base')\n"
+        "small = (before - resident()) >> 20\n"
+        "same_line = memory._TrimState.resident_after == line\n"
+        "kept.append(fragment(2 * slack))\n"
+        "before = resident()\n"
+        "device.snapshots.load('base')\n"
+        "large = (before - resident()) >> 20\n"
+        "moved = memory._TrimState.resident_after != line\n"
+        "line = memory._TrimState.resident_after\n"
+        "device.snapshots.load('base')\n"
+        "print(slack >> 20, small, same_line, large, moved, memory._TrimState.resident_after == line)\n")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "dev")], capture_output=True, text=True,
                          check=True).stdout
-    free, released = (int(v) for v in out.split())
-    assert free >= 48
-    if mode == "hardware":
-        assert released >= 40
-    else:
-        assert released < 8  # under 128 MB free: kept for the next attempt's frames
+    slack, small, same_line, large, moved, kept_line = out.split()
+    assert int(slack) == (16 if mode == "hardware" else 64)
+    assert int(small) < 4 and same_line == "True"  # under the slack: kept for the next attempt's frames
+    # 1.375 slacks freed between live blocks; the pages a trim can hand back are those whole inside a chunk
+    assert int(large) >= int(slack) * 3 // 4 and moved == "True"
+    assert kept_line == "True"  # no growth since: no trim

@@ -60,7 +60,9 @@ def _mask_bytes(glyphs: tuple[object, tuple[int, int]]) -> int:
     return width * height
 
 
-@sized_cache(4096, 16 * 2**20, _mask_bytes)
+# 4 MB: full after ~30 pairs of a build; at 16 MB it was still filling at 200 (3.1 MB after 20 pairs), and its
+# hit rate over 300 pairs was 96.8% against 92.0% at 4 MB (a mask costs FreeType tens of microseconds)
+@sized_cache(4096, 4 * 2**20, _mask_bytes)
 def _line_mask(f: ImageFont.FreeTypeFont, line: str, ink: int) -> tuple[object, tuple[int, int]]:
     """The coverage mask and offset of one line of text at a whole-pixel position with anchor ``la``: what
     Pillow's ``ImageDraw.text`` asks FreeType for (pillow is pinned), remembered across frames."""

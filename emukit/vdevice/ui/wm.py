@@ -36,9 +36,11 @@ SCREEN_W, SCREEN_H = theme.SCREEN_W, theme.SCREEN_H
 T = TypeVar("T")
 STATUS_H, NAV_H = theme.STATUS_H, theme.NAV_H
 # Screen caches, each bounded in entries and bytes (emukit.lru.SizedLRU), so a device's memory stays flat
-# over a long build. Rendered frames are kept only for the screen being read (an encoded screenshot is what
-# recurs: wait_stable and both branches read the same screens); a frame is ~10 MB at 1080x2400 (RGBX).
-FRAME_CACHE_FRAMES = 2
+# over a long build. A rendered frame (~10 MB at 1080x2400, RGBX) is kept for raw reads of the same screen
+# (screenrecord's frames, framebuffer:, takeScreenshot) but not for a PNG screenshot: its encoded bytes are what
+# recurs (wait_stable and both branches read the same screens), and a 300-pair build asked the frame cache for
+# a screen whose PNG was not cached 4355 times and found it 0 times while it held two frames (19.8 MB).
+FRAME_CACHE_FRAMES = 1
 PNG_CACHE_SIZE = 512  # encoded screenshots (~50-150 kB each): the same screens recur across branches
 PNG_CACHE_BYTES = 40 * 2**20
 # Hardware mode: the status-bar clock follows the host's, so an encoded screenshot recurs only within the
@@ -52,6 +54,10 @@ HARDWARE_PNG_CACHE_BYTES = 4 * 2**20
 # the band cache with the last image's pixels held 14.1 MB after 30 pairs and 17.0 MB after 47, still
 # growing); a budget of 6 MB is about what it holds after 30 pairs.
 HARDWARE_BAND_CACHE_BYTES = 6 * 2**20
+# In deterministic mode the band cache held 6.7 MB after 20 pairs, 10.6 MB after 40 and reached 16 MB after ~75:
+# the largest growth after the 30th pair. At 8 MB it is full by the 30th; its hit rate over 300 pairs fell
+# from 95.0% to 91.4% (~26 more bands compressed per pair, about 0.5 ms each).
+BAND_CACHE_BYTES = 8 * 2**20
 PNG_KEY_BYTES = 150  # bytes of Python objects per view in a cached screen's render key (its signature)
 CONTENT_ID = "android:id/content"  # Window.ID_ANDROID_CONTENT (com.android.internal.R.id.content)
 SYSTEM_SERVER_PID = 520  # emukit.vdevice.shell.commands.procs: system_server's pid in ``ps``
@@ -97,12 +103,14 @@ class WindowManager(InputMixin):
         self.device = device
         frame_bytes = device.screen[0] * device.screen[1] * 4
         self._frames: SizedLRU[tuple, Image.Image] = SizedLRU(FRAME_CACHE_FRAMES, FRAME_CACHE_FRAMES * frame_bytes,
-                                                             image_bytes)
+                                                             image_bytes, "wm frames")
         entries, budget = (HARDWARE_PNG_CACHE_SIZE, HARDWARE_PNG_CACHE_BYTES) if device.hardware else \
             (PNG_CACHE_SIZE, PNG_CACHE_BYTES)
-        self._pngs: SizedLRU[tuple, tuple[bytes, int]] = SizedLRU(entries, budget, lambda item: len(item[0]) + item[1])
+        self._pngs: SizedLRU[tuple, tuple[bytes, int]] = SizedLRU(entries, budget, lambda item: len(item[0]) + item[1],
+                                                                  "wm screenshots")
         # compressed rows shared by this device's screenshots
-        self._bands = BandCache(max_bytes=HARDWARE_BAND_CACHE_BYTES) if device.hardware else BandCache()
+        self._bands = BandCache(max_bytes=HARDWARE_BAND_CACHE_BYTES if device.hardware else BAND_CACHE_BYTES,
+                                name="wm png bands")
         self._memo_key: tuple | None = None
         self._memo_values: dict[object, object] = {}
         self._displayed: tuple | None = None  # the activity whose first draw was logged last
@@ -292,12 +300,14 @@ class WindowManager(InputMixin):
         wins = self.windows()
         return wins, self.memo("render_key", lambda: self._render_key(wins))
 
-    def _frame(self, wins: list[View], key: tuple) -> Image.Image:
-        """The rendered frame of ``wins`` (shared: copy it before drawing; call with the device lock held)."""
+    def _frame(self, wins: list[View], key: tuple, keep: bool = True) -> Image.Image:
+        """The rendered frame of ``wins`` (shared: copy it before drawing; call with the device lock held),
+        kept for the next read of the same screen unless ``keep`` is False."""
         frame = self._frames.get(key)
         if frame is None:
             frame = render(wins, key[1])
-            self._frames.put(key, frame)
+            if keep:
+                self._frames.put(key, frame)
         return frame
 
     def clear_caches(self) -> None:
@@ -318,7 +328,7 @@ class WindowManager(InputMixin):
             cached = self._pngs.get(key)
             if cached is not None:
                 return cached[0]
-            frame = self._frame(wins, key)
+            frame = self._frame(wins, key, keep=False)  # the PNG cache keeps this screen
         png = encode_png(frame, self._bands)  # outside the lock: other requests go on meanwhile
         self._pngs.put(key, (png, PNG_KEY_BYTES * len(key[0])))
         return png

@@ -230,7 +230,7 @@ class WorldModelFormat(ABC):
 
 #: the screenshots decoded last: every format of one request (and branch B's request, equal to A's) decodes
 #: the same observation, 14 ms each at 1080x2400
-_DECODED: SizedLRU[bytes, Image.Image] = SizedLRU(4, 4 * 1080 * 2400 * 4, image_bytes)
+_DECODED: SizedLRU[bytes, Image.Image] = SizedLRU(4, 4 * 1080 * 2400 * 4, image_bytes, "decoded screenshots")
 
 
 def decoded_rgb(png: bytes) -> Image.Image:
