@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from PIL import Image
@@ -93,7 +92,12 @@ def _clipped(view: View, clip: Bounds) -> View | None:
         return None
     box = (left, top, right, bottom)
     children = [c for c in (_clipped(child, box) for child in view.children) if c is not None]
-    return replace(view, bounds=box, children=children)
+    # dataclasses.replace(view, bounds=box, children=children) without its per-field work: View has no
+    # __post_init__, so a copy of its attributes is the same view (a dump clips every node of the screen)
+    clone = object.__new__(type(view))
+    clone.__dict__.update(view.__dict__)
+    clone.bounds, clone.children = box, children
+    return clone
 
 
 class WindowManager(InputMixin):
