@@ -2,11 +2,16 @@
 per-branch time breakdown (snapshot load, setup, actions, captures, probes, shared action) plus the store,
 and the CPU time the builder and the device processes used per pair.
 
-    python tools/bench_build.py [--count 20] [--devices N] [--family all]
+    python tools/bench_build.py [--count 20] [--devices N] [--family all] [--profile FOLDER]
 
 ``--devices`` defaults to what ``emukit build-pairs`` starts (CPU cores + 1, 2 to 8). The wall time includes
 starting the devices and building their base snapshots (about 10 s), so short runs understate the rate of
 a long build.
+
+``--profile FOLDER`` has each device profile its threads on the thread CPU clock
+(:mod:`emukit.vdevice.profiling`) and write ``FOLDER/cpu-SERIAL.pstats`` when it stops, then prints the
+functions with the most CPU; the profiler slows the devices several times over, so the timings of such a run
+are not the build's.
 
 Runs in a private HOME and adb server port; the data dir is a fresh temporary folder.
 """
@@ -27,7 +32,12 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=20, help="pairs per family")
     parser.add_argument("--devices", type=int, default=None)
     parser.add_argument("--family", default="all")
+    parser.add_argument("--profile", type=Path, default=None, help="folder for the devices' CPU profiles")
     args = parser.parse_args()
+    if args.profile is not None:
+        from emukit.vdevice.profiling import CPU_PROFILE_ENV
+
+        os.environ[CPU_PROFILE_ENV] = str(args.profile.resolve())
 
     home = Path(tempfile.mkdtemp(prefix="emukit-bench-build-"))
     os.environ["HOME"] = str(home)
@@ -67,7 +77,23 @@ def main() -> int:
               + f"{statistics.median(t['pair.store'] for t in rows):>12.0f}")
     for err in runner.errors:
         print("error:", err)
+    if args.profile is not None:
+        print_profiles(args.profile)
     return 0
+
+
+def print_profiles(folder: Path, top: int = 25) -> None:
+    """The functions with the most CPU (their own and with callees) over every device's profile."""
+    import pstats
+
+    paths = sorted(folder.glob("cpu-*.pstats"))
+    if not paths:
+        print(f"no CPU profile in {folder}")
+        return
+    stats = pstats.Stats(*map(str, paths))
+    print(f"device CPU profile ({', '.join(p.name for p in paths)}): {stats.total_tt:.1f} s profiled")
+    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("tottime").print_stats(top)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from emukit.vdevice.console import ConsoleSession, load_or_create_token
 from emukit.vdevice.device import VirtualDevice, format_screen
 from emukit.vdevice.logd import BUFFERS
 from emukit.vdevice.memory import cache_stats_on_signal, heap_snapshots_on_signal, limit_malloc_arenas
+from emukit.vdevice.profiling import dump_profile, profile_threads
 from emukit.vdevice.sync import SyncSession
 from emukit.vdevice.transport import Connection, Stream, banner_for
 
@@ -491,6 +492,7 @@ def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: b
     (:data:`emukit.vdevice.device.MODES`) the behaviour, both fixed for the life of the process (default
     1080x2400 at 420 dpi, deterministic)."""
     limit_malloc_arenas()  # before the first thread starts
+    profiles = profile_threads()  # a measurement run's CPU profile (emukit.vdevice.profiling)
     device = VirtualDevice(state_dir, avd_name=avd_name, clock_mode=clock_mode, wipe=wipe, screen=screen,
                            mode=mode)
     server = DeviceServer(device, port, grpc_port=grpc_port)
@@ -503,4 +505,7 @@ def serve(port: int, state_dir: Path, *, avd_name: str, clock_mode: str, wipe: b
     grpc_note = f", grpc {server.grpc.port}" if server.grpc else ""
     print(f"{server.serial} ready (adb 127.0.0.1:{server.adb_port}, console {server.console_port}{grpc_note}, "
           f"screen {format_screen(device.screen)}, mode {device.mode}, state {device.state_dir})", flush=True)
-    server.serve_forever()
+    try:
+        server.serve_forever()
+    finally:
+        dump_profile(profiles, server.serial)
