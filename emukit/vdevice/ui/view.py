@@ -143,10 +143,17 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-# ``quoteattr`` remembered: a dump quotes five attributes per node, nearly all of them values seen in the dumps
-# before ("", class names, packages, labels); saxutils escapes each in Python (measured: a quarter of a
-# hierarchy dump's CPU)
-quoteattr = functools.lru_cache(maxsize=8192)(_quoteattr)
+# ``quoteattr`` remembered for short values: a dump quotes five attributes per node, nearly all of them values
+# seen in the dumps before ("", class names, packages, ids, labels), and saxutils escapes each in Python (in a
+# CPU profile of a build, the largest single cost of a dump). Longer values (a note's text) are quoted afresh,
+# so the cache holds at most 8192 values of at most 256 characters.
+_QUOTE_CACHED_CHARS = 256
+_quoted = functools.lru_cache(maxsize=8192)(_quoteattr)
+
+
+def quoteattr(value: str) -> str:
+    """``xml.sax.saxutils.quoteattr(value)``."""
+    return _quoted(value) if len(value) <= _QUOTE_CACHED_CHARS else _quoteattr(value)
 
 
 def _node_xml(view: View, index: int, depth: int, out: list[str], max_depth: int | None) -> None:
