@@ -72,7 +72,7 @@ def _module_caches():
 def test_every_function_cache_in_the_device_is_bounded() -> None:
     found = dict(_module_caches())
     assert {"emukit.vdevice.ui.render._solid_mask", "emukit.vdevice.ui.render._gradient",
-            "emukit.vdevice.ui.icons.icon_mask"} <= set(found)
+            "emukit.vdevice.ui.icons.icon_mask", "emukit.vdevice.ui.view._quoted"} <= set(found)
     for name, fn in found.items():
         if hasattr(fn, "cache_info"):
             assert fn.cache_info().maxsize is not None, f"{name}: lru_cache without maxsize"

@@ -148,7 +148,11 @@ def _bool(value: bool) -> str:
 # CPU profile of a build, the largest single cost of a dump). Longer values (a note's text) are quoted afresh,
 # so the cache holds at most 8192 values of at most 256 characters.
 _QUOTE_CACHED_CHARS = 256
-_quoted = functools.lru_cache(maxsize=8192)(_quoteattr)
+
+
+@functools.lru_cache(maxsize=8192)
+def _quoted(value: str) -> str:
+    return _quoteattr(value)
 
 
 def quoteattr(value: str) -> str:
