@@ -153,26 +153,37 @@ def test_malloc_arenas_are_capped_and_free_pages_released_on_glibc() -> None:
     assert out.split() == ["True", "True"]
 
 
+def _hook_signalled_twice(monkeypatch, env: str, value: str, install, sig: int, state_dir) -> None:
+    """A signal hook of emukit.vdevice.memory: not installed without ``env``; with it installed, ``sig`` sent
+    to this process twice, then the previous handler put back."""
+    import os
+    import signal
+
+    monkeypatch.delenv(env, raising=False)
+    assert install(state_dir) is False
+    monkeypatch.setenv(env, value)
+    previous = signal.getsignal(sig)
+    try:
+        assert install(state_dir) is True
+        os.kill(os.getpid(), sig)
+        os.kill(os.getpid(), sig)
+    finally:
+        signal.signal(sig, previous)
+
+
 def test_heap_snapshots_on_signal(tmp_path, monkeypatch) -> None:
     """The hook tools/bench_memory.py --trace relies on: off without the variable; with it, each SIGUSR1
     writes a loadable tracemalloc snapshot and the allocator's totals."""
     import json
-    import os
     import signal
     import tracemalloc
 
     from emukit.vdevice.memory import HEAP_SNAPSHOTS_ENV, heap_snapshots_on_signal
 
-    monkeypatch.delenv(HEAP_SNAPSHOTS_ENV, raising=False)
-    assert heap_snapshots_on_signal(tmp_path) is False
-    monkeypatch.setenv(HEAP_SNAPSHOTS_ENV, "4")
-    previous = signal.getsignal(signal.SIGUSR1)
     try:
-        assert heap_snapshots_on_signal(tmp_path) is True
-        os.kill(os.getpid(), signal.SIGUSR1)
-        os.kill(os.getpid(), signal.SIGUSR1)
+        _hook_signalled_twice(monkeypatch, HEAP_SNAPSHOTS_ENV, "4", heap_snapshots_on_signal, signal.SIGUSR1,
+                              tmp_path)
     finally:
-        signal.signal(signal.SIGUSR1, previous)
         tracemalloc.stop()
     assert tracemalloc.Snapshot.load(str(tmp_path / "heap-2.tracemalloc")).traces is not None
     totals = json.loads((tmp_path / "heap-2.json").read_text())
@@ -184,7 +195,6 @@ def test_cache_stats_on_signal(tmp_path, monkeypatch) -> None:
     writes every live cache of the process by name (a device's screen caches among them) with its bytes,
     budget and lookups, beside resident memory and the trims so far."""
     import json
-    import os
     import signal
 
     from emukit.vdevice.memory import CACHE_STATS_ENV, cache_stats_on_signal
@@ -192,16 +202,7 @@ def test_cache_stats_on_signal(tmp_path, monkeypatch) -> None:
     device = VirtualDevice(tmp_path / "dev", wipe=True)
     device.screenshot_png()
     device.screenshot_png()
-    monkeypatch.delenv(CACHE_STATS_ENV, raising=False)
-    assert cache_stats_on_signal(tmp_path) is False
-    monkeypatch.setenv(CACHE_STATS_ENV, "1")
-    previous = signal.getsignal(signal.SIGUSR2)
-    try:
-        assert cache_stats_on_signal(tmp_path) is True
-        os.kill(os.getpid(), signal.SIGUSR2)
-        os.kill(os.getpid(), signal.SIGUSR2)
-    finally:
-        signal.signal(signal.SIGUSR2, previous)
+    _hook_signalled_twice(monkeypatch, CACHE_STATS_ENV, "1", cache_stats_on_signal, signal.SIGUSR2, tmp_path)
     report = json.loads((tmp_path / "caches-2.json").read_text())
     assert report["resident"] > 0 and set(report["trims"]) == {"calls", "trims"}
     named = lambda name: [cache for cache in report["caches"] if cache["name"] == name]  # noqa: E731
